@@ -1,0 +1,28 @@
+# Two entry points, both starting from a fresh machine:
+#   make run   - install condorcfg and run it on the example pool in examples/
+#   make test  - install condorcfg with its test extra (incl. the HTCondor oracle) and run the tests
+VENV ?= .venv
+PY := $(VENV)/bin/python
+
+.PHONY: run test install install-test bench
+
+$(PY):
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+
+install: $(PY)
+	$(PY) -m pip install -q -e .
+
+install-test: $(PY)
+	$(PY) -m pip install -q -e '.[test]'
+
+run: install
+	$(VENV)/bin/condorcfg value --config examples/etc/condor_config START IS_OWNER NUM_CPUS
+	$(VENV)/bin/condorcfg ads --config examples/etc/condor_config --machine examples/machines/ep-64core.yaml --format long
+	$(VENV)/bin/condorcfg lint --config-root examples/etc/condor_config --machine examples/machines/ep-64core.yaml || true
+
+test: install-test
+	$(PY) -m pytest
+
+bench: install-test
+	$(PY) benchmarks/run_all.py

@@ -1,0 +1,5 @@
+import sys
+
+from condorcfg.cli import main
+
+sys.exit(main())

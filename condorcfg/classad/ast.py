@@ -1,0 +1,109 @@
+"""ClassAd expression trees: plain, immutable-ish data with source positions.
+
+Every node carries ``line``/``column`` (1-based, relative to the parsed text)
+so lint findings can point inside an expression.  Positions do not take part
+in equality: ``parse(unparse(e)) == e`` compares structure only.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(eq=True, repr=False)
+class Node:
+    line: int = field(default=0, compare=False, kw_only=True)
+    column: int = field(default=0, compare=False, kw_only=True)
+
+    def __repr__(self) -> str:  # compact, position-free
+        from condorcfg.classad.printer import unparse
+
+        return f"<{type(self).__name__} {unparse(self)}>"
+
+
+@dataclass(eq=True, repr=False)
+class Literal(Node):
+    """int, float, str, bool, UNDEFINED, ERROR, AbsTime or RelTime value."""
+
+    value: object
+
+
+@dataclass(eq=True, repr=False)
+class AttrRef(Node):
+    """A name, optionally scoped: ``x``, ``MY.x``, ``TARGET.x``, ``.x`` (absolute).
+
+    ``scope`` is ``None``, ``"MY"``, ``"TARGET"``, ``"OTHER"``, ``"PARENT"`` or
+    ``"ROOT"`` (for a leading dot).  ``scope_text`` keeps the spelling written
+    (``my``, ``Target`` ...) for printing.  ``quoted`` is true for ``'odd name'``.
+    """
+
+    name: str
+    scope: str | None = None
+    scope_text: str | None = None
+    quoted: bool = False
+
+
+@dataclass(eq=True, repr=False)
+class Select(Node):
+    """``base.name`` where ``base`` is an expression (not a scope keyword)."""
+
+    base: Node
+    name: str
+
+
+@dataclass(eq=True, repr=False)
+class Subscript(Node):
+    base: Node
+    index: Node
+
+
+@dataclass(eq=True, repr=False)
+class UnaryOp(Node):
+    op: str  # '-', '+', '!', '~'
+    operand: Node
+
+
+@dataclass(eq=True, repr=False)
+class BinaryOp(Node):
+    op: str  # '+', '==', '=?=', 'is', '&&', '<<', ...
+    left: Node
+    right: Node
+
+
+@dataclass(eq=True, repr=False)
+class Conditional(Node):
+    cond: Node
+    then: Node
+    otherwise: Node
+
+
+@dataclass(eq=True, repr=False)
+class Elvis(Node):
+    """``left ?: right``: left unless it is undefined."""
+
+    left: Node
+    right: Node
+
+
+@dataclass(eq=True, repr=False)
+class Call(Node):
+    name: str  # as written; look-up is case-insensitive
+    args: list
+
+
+@dataclass(eq=True, repr=False)
+class ListExpr(Node):
+    items: list
+
+
+@dataclass(eq=True, repr=False)
+class RecordExpr(Node):
+    """``[ a = 1; b = 2 ]``: ordered (name, expr) pairs; a repeated name keeps the last."""
+
+    attrs: list
+
+
+@dataclass(eq=True, repr=False)
+class Paren(Node):
+    """Parentheses as written: HTCondor prints them back."""
+
+    inner: Node

@@ -1,0 +1,70 @@
+"""Command-line entry point.
+
+Each subcommand lives in its own module under ``condorcfg.commands`` and is
+imported only when it is run, so ``condorcfg lint`` never pays for the slot
+builder and start-up stays fast.  A command module provides
+``add_arguments(parser)`` and ``run(args) -> int``.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# name -> (module, one-line help)
+COMMANDS = {
+    "value": ("condorcfg.commands.value", "print the expanded value of knobs, like condor_config_val"),
+    "dump": ("condorcfg.commands.dump", "print the whole effective configuration"),
+    "eval": ("condorcfg.commands.eval", "evaluate a ClassAd expression, like classad_eval"),
+    "ads": ("condorcfg.commands.ads", "print the effective machine ad of every slot"),
+    "match": ("condorcfg.commands.match", "explain whether a job matches a slot, clause by clause"),
+    "lint": ("condorcfg.commands.lint", "check a configuration for mistakes"),
+    "rules": ("condorcfg.commands.rules", "list the lint rules"),
+    "explain": ("condorcfg.commands.explain", "show the documentation of one lint rule"),
+    "diff": ("condorcfg.commands.diff", "compare two configurations (effective values and slot ads)"),
+}
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+def _usage() -> str:
+    width = max(map(len, COMMANDS))
+    lines = ["usage: condorcfg COMMAND [options]", "", "commands:"]
+    for name, (_, help_text) in COMMANDS.items():
+        lines.append(f"  {name.ljust(width)}  {help_text}")
+    lines.append("")
+    lines.append("Run 'condorcfg COMMAND --help' for the options of a command.")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print(_usage())
+        return EXIT_OK if argv else EXIT_USAGE
+    if argv[0] == "--version":
+        from condorcfg import __version__
+
+        print(f"condorcfg {__version__}")
+        return EXIT_OK
+    name = argv[0]
+    if name not in COMMANDS:
+        print(f"condorcfg: unknown command {name!r}\n\n{_usage()}", file=sys.stderr)
+        return EXIT_USAGE
+    module = importlib.import_module(COMMANDS[name][0])
+    parser = argparse.ArgumentParser(prog=f"condorcfg {name}", description=COMMANDS[name][1])
+    module.add_arguments(parser)
+    try:
+        args = parser.parse_args(argv[1:])
+    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
+        return int(exc.code or 0)
+    try:
+        return module.run(args)
+    except BrokenPipeError:
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

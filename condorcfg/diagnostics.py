@@ -1,0 +1,80 @@
+"""One diagnostic type shared by every stage.
+
+Reader errors, slot-layout errors and lint findings all become a
+:class:`Diagnostic`, so they print and serialise the same way.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+ERROR = "error"
+WARNING = "warning"
+INFO = "info"
+SEVERITIES = (ERROR, WARNING, INFO)
+
+
+@dataclass(frozen=True)
+class Location:
+    """A place in a source: 1-based line and column; ``end_*`` are inclusive-exclusive."""
+
+    file: str
+    line: int = 0
+    column: int = 1
+    end_line: int | None = None
+    end_column: int | None = None
+
+    def __str__(self) -> str:
+        if not self.line:
+            return self.file
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass
+class Diagnostic:
+    severity: str
+    message: str
+    location: Location | None = None
+    code: str | None = None  # lint rule code (e.g. POL501) or reader error kind
+    rule: str | None = None  # lint rule slug
+    fix: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def format(self) -> str:
+        where = f"{self.location}: " if self.location else ""
+        code = f" {self.code}" if self.code else ""
+        text = f"{where}{self.severity}{code}: {self.message}"
+        for note in self.notes:
+            text += f"\n  note: {note}"
+        return text
+
+    def to_json(self) -> dict:
+        loc = self.location
+        return {
+            "code": self.code,
+            "rule": self.rule,
+            "severity": self.severity,
+            "file": loc.file if loc else None,
+            "line": loc.line if loc else None,
+            "column": loc.column if loc else None,
+            "end_line": (loc.end_line or loc.line) if loc else None,
+            "end_column": loc.end_column if loc else None,
+            "message": self.message,
+            "fix": self.fix,
+            "notes": list(self.notes),
+        }
+
+
+class CondorcfgError(Exception):
+    """A fatal problem carrying a diagnostic (e.g. a configuration HTCondor rejects)."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(diagnostic.format())
+        self.diagnostic = diagnostic
+
+
+def error(message: str, file: str | None = None, line: int = 0, column: int = 1, **kw) -> Diagnostic:
+    return Diagnostic(ERROR, message, Location(file, line, column) if file else None, **kw)
+
+
+def warning(message: str, file: str | None = None, line: int = 0, column: int = 1, **kw) -> Diagnostic:
+    return Diagnostic(WARNING, message, Location(file, line, column) if file else None, **kw)

@@ -1,0 +1,132 @@
+"""Run HTCondor itself (the ``htcondor`` wheel) as a test oracle.
+
+Each call starts a fresh Python process so that HTCondor's global config
+state never leaks between cases.  Only tests import this module; condorcfg
+never does.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+PINNED_HOST = "oracle-host.example.org"
+
+
+def available() -> bool:
+    return importlib.util.find_spec("htcondor2") is not None
+
+
+_CONFIG_CHILD = r'''
+import json, sys
+import htcondor2 as h
+knobs = json.loads(sys.argv[1])
+out = {}
+for k in knobs:
+    h.param["CONDORCFG_PROBE"] = "$(%s:CONDORCFGUNSETSENTINEL)" % k
+    v = h.param.get("CONDORCFG_PROBE")
+    out[k] = None if v == "CONDORCFGUNSETSENTINEL" else v
+print(json.dumps(out))
+'''
+
+
+def config_values(config_text: str, knobs: list[str], extra_files: dict[str, str] | None = None,
+                  env: dict[str, str] | None = None, timeout: float = 20.0) -> dict:
+    """HTCondor's expanded value of each knob after reading ``config_text``.
+
+    The text is included from a wrapper that pins LOCAL_DIR, RELEASE_DIR and the
+    host name (as the shared vectors do).  ``{DIR}`` in the text and in
+    ``extra_files`` (relative name -> text) is replaced by the temporary
+    directory.  Returns ``{"expect": {knob: str|None} | None, "error": str|None}``.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, text in (extra_files or {}).items():
+            path = os.path.join(tmp, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as handle:
+                handle.write(text.replace("{DIR}", tmp))
+        case = os.path.join(tmp, "case.conf")
+        with open(case, "w") as handle:
+            handle.write(config_text.replace("{DIR}", tmp))
+        top = os.path.join(tmp, "condor_config")
+        with open(top, "w") as handle:
+            handle.write(f"LOCAL_DIR = /opt/cc-local\nRELEASE_DIR = /opt/cc-release\n"
+                         f"NETWORK_HOSTNAME = {PINNED_HOST}\nLOCAL_CONFIG_FILE =\nLOCAL_CONFIG_DIR =\n"
+                         f"include : {case}\n")
+        child_env = {k: v for k, v in os.environ.items() if not k.upper().startswith("_CONDOR_")}
+        child_env.update(env or {})
+        child_env["CONDOR_CONFIG"] = top
+        try:
+            proc = subprocess.run([sys.executable, "-c", _CONFIG_CHILD, json.dumps(knobs)], env=child_env,
+                                  capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return {"expect": None, "error": "timeout (HTCondor hangs)"}
+        if proc.returncode != 0 or not proc.stdout.strip():
+            return {"expect": None, "error": (proc.stderr or proc.stdout).strip().replace(tmp, "<dir>")[-400:]}
+        return {"expect": json.loads(proc.stdout), "error": None}
+
+
+_CLASSAD_CHILD = r'''
+import json, sys
+import htcondor2  # switches classad2 to HTCondor mode
+import classad2
+cases = json.loads(sys.stdin.read())
+out = []
+for case in cases:
+    try:
+        expr = classad2.ExprTree(case["expr"])
+    except Exception as exc:
+        out.append({"error": "PARSE_ERROR"}); continue
+    try:
+        if case.get("my") is None and case.get("target") is None:
+            value = expr.eval()
+        else:
+            my = classad2.ClassAd()
+            for k, v in (case.get("my") or {}).items():
+                my[k] = classad2.ExprTree(v)
+            if case.get("target") is not None:
+                target = classad2.ClassAd()
+                for k, v in case["target"].items():
+                    target[k] = classad2.ExprTree(v)
+                value = expr.eval(my, target)
+            else:
+                value = expr.eval(my)
+    except Exception as exc:
+        out.append({"error": "EVAL_EXCEPTION: %s" % exc}); continue
+    if isinstance(value, classad2.Value):
+        typ = str(value).lower()
+        text = typ
+    elif isinstance(value, bool):
+        typ, text = "bool", "true" if value else "false"
+    elif isinstance(value, int):
+        typ, text = "int", str(value)
+    elif isinstance(value, float):
+        typ, text = "real", repr(value)
+    elif isinstance(value, str):
+        typ, text = "string", value
+    elif isinstance(value, classad2.ClassAd):
+        typ, text = "classad", str(value)
+    elif isinstance(value, list):
+        typ, text = "list", repr(value)
+    else:
+        typ, text = type(value).__name__, str(value)
+    out.append({"type": typ, "value": text})
+print(json.dumps(out))
+'''
+
+
+def classad_eval_many(cases: list[dict], timeout: float = 120.0) -> list[dict]:
+    """Evaluate ``[{"expr", "my", "target"}]`` with classad2 in HTCondor mode, in one process.
+
+    Each result is ``{"type", "value"}`` (value as Python would print it; strings raw)
+    or ``{"error": "PARSE_ERROR" | "EVAL_EXCEPTION: ..."}``.
+    """
+    env = dict(os.environ, CONDOR_CONFIG="/dev/null", TZ="UTC")
+    proc = subprocess.run([sys.executable, "-c", _CLASSAD_CHILD], input=json.dumps(cases), env=env,
+                          capture_output=True, text=True, timeout=timeout)
+    if proc.returncode != 0:
+        raise RuntimeError(f"classad oracle failed: {proc.stderr[-400:]}")
+    return json.loads(proc.stdout)
