@@ -1,8 +1,10 @@
 """ClassAd values in Python.
 
-bool, int, float, str and list map to Python's types; UNDEFINED and ERROR
-are singletons; absolute and relative times are small wrappers; a record is
-a :class:`ClassAd` (an ordered, case-insensitive mapping of name -> expression).
+bool, int, float and str map to Python's types; UNDEFINED and ERROR are
+singletons; absolute and relative times are small wrappers; a list is a
+:class:`ClassAdList` (a Python ``list`` of expression trees plus the ad they
+are evaluated in, because ClassAd lists are lazy); a record is a
+:class:`ClassAd` (an ordered, case-insensitive mapping of name -> expression).
 """
 from __future__ import annotations
 
@@ -66,22 +68,67 @@ class RelTime:
         return f"RelTime({self.seconds!r})"
 
 
+class ClassAdList(list):
+    """A ClassAd list value: the element *expressions* (ast nodes) and their scope.
+
+    ClassAd lists are lazy: ``{1, 1 + 1}`` evaluates to itself and prints as
+    ``{ 1,1 + 1 }``; an element is evaluated when something looks at it, in
+    the ad the list was written in (``scope``).  Elements computed by a
+    function are stored as ``Literal`` nodes.  Use
+    :func:`condorcfg.classad.evaluate.to_python` for plain Python values.
+    """
+
+    __slots__ = ("scope",)
+
+    def __init__(self, items=(), scope: "ClassAd | None" = None):
+        super().__init__(items)
+        self.scope = scope
+
+    def __repr__(self) -> str:
+        return f"ClassAdList({list.__repr__(self)})"
+
+    def __reduce__(self):
+        return (ClassAdList, (list(self), self.scope))
+
+
+def _as_node(value):
+    """A stored attribute value as an expression tree (Python values become literals)."""
+    from condorcfg.classad.ast import Literal, Node
+
+    if isinstance(value, (Node, str)):
+        return value
+    return Literal(value)
+
+
 class ClassAd(MutableMapping):
     """An ordered record of attribute name -> expression tree, names case-insensitive.
 
-    Values stored are :class:`condorcfg.classad.ast.Node` trees; assigning a
-    Python value or a string through :meth:`set_value` / :meth:`set_expr`
-    converts it.  ``parent`` is the enclosing ad for nested records.
+    Values stored are :class:`condorcfg.classad.ast.Node` trees.  Assigning a
+    ``str`` stores the *expression text* (parsed with the old syntax when the
+    evaluator first needs it); :meth:`set_value` stores a Python value as a
+    literal and :meth:`set_expr` parses text at once.  ``parent`` is the
+    enclosing ad for nested records.
+
+    Each entry is ``[spelling, expr, compiled, depth]``: the evaluator caches
+    the compiled form of ``expr`` in the entry (cleared on reassignment).
     """
 
     __slots__ = ("_data", "parent")
 
     def __init__(self, items=None, parent: "ClassAd | None" = None):
-        self._data: dict[str, tuple[str, object]] = {}
+        self._data: dict[str, list] = {}
         self.parent = parent
         if items:
             for key, value in (items.items() if hasattr(items, "items") else items):
                 self[key] = value
+
+    @classmethod
+    def _from_entries(cls, entries: dict, parent: "ClassAd | None") -> "ClassAd":
+        """A new ad sharing ``entries`` (key -> entry list) with another ad (evaluator fast path)."""
+        ad = cls.__new__(cls)
+        ad._data = dict(entries)
+        ad.parent = parent
+        return ad
 
     def __getitem__(self, name: str):
         return self._data[name.lower()][1]
@@ -90,13 +137,13 @@ class ClassAd(MutableMapping):
         key = name.lower()
         old = self._data.get(key)
         # keep the first spelling, as HTCondor does when an attribute is reassigned
-        self._data[key] = (old[0] if old else name, expr)
+        self._data[key] = [old[0] if old else name, expr, None, 0]
 
     def __delitem__(self, name: str) -> None:
         del self._data[name.lower()]
 
     def __iter__(self):
-        return (spelled for spelled, _ in self._data.values())
+        return (entry[0] for entry in list(self._data.values()))
 
     def __len__(self) -> int:
         return len(self._data)
@@ -109,5 +156,31 @@ class ClassAd(MutableMapping):
         entry = self._data.get(name.lower())
         return entry[1] if entry else None
 
+    def set_value(self, name: str, value) -> None:
+        """Store a Python value (int, float, str, bool, UNDEFINED, ERROR, times, lists, ads) as a literal."""
+        self[name] = _as_node(value) if not isinstance(value, str) else _as_node_str(value)
+
+    def set_expr(self, name: str, text: str) -> None:
+        """Parse ``text`` (old ClassAd syntax) and store the tree; raises ClassAdSyntaxError."""
+        from condorcfg.classad.parser import parse
+
+        self[name] = parse(text)
+
+    def __eq__(self, other):
+        if not isinstance(other, ClassAd):
+            return NotImplemented
+        return {k: e[1] for k, e in self._data.items()} == {k: e[1] for k, e in other._data.items()}
+
+    __hash__ = None
+
+    def __reduce__(self):
+        return (ClassAd, ([(e[0], e[1]) for e in self._data.values()], self.parent))
+
     def __repr__(self) -> str:
-        return f"ClassAd({dict(self.items())!r})"
+        return f"ClassAd({ {e[0]: e[1] for e in self._data.values()}!r})"
+
+
+def _as_node_str(value: str):
+    from condorcfg.classad.ast import Literal
+
+    return Literal(value)

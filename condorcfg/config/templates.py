@@ -1,0 +1,124 @@
+"""HTCondor's configuration templates (``use CATEGORY : Name``) as data.
+
+The templates live in the repository's top-level ``templates/`` directory, one
+file per category (``role.config``, ``feature.config``, ...).  Each template is
+a heredoc assignment in ordinary config syntax::
+
+    # what the template does
+    Execute @=end
+      DAEMON_LIST=$(DAEMON_LIST) STARTD
+    @end
+
+The body keeps its line structure (comment and blank lines included), so the
+reader can give every statement of a template its real file and line:
+body line ``i`` (0-based) is line ``Template.line + i`` of ``Template.file``.
+The files are read lazily, once, on the first lookup.
+
+Category and template names are matched case-insensitively, as HTCondor does;
+an unknown name gives ``None`` (the reader turns that into HTCondor's
+``use CAT: does not recognise NAME`` error).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from condorcfg.diagnostics import CondorcfgError, error
+
+TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
+
+# `Name @=tag` opening a template; the tag may be empty (closed by a bare `@`).
+_HEADER = re.compile(r"^([A-Za-z0-9_.]+)\s+@=\s*(\S*)\s*$")
+
+
+@dataclass(frozen=True)
+class Template:
+    """One template: ``body`` is its text, starting at 1-based ``line`` of ``file``."""
+
+    category: str  # upper case, e.g. "ROLE"
+    name: str  # spelling of the built-in table, e.g. "Execute"
+    body: str
+    file: str
+    line: int
+
+    @property
+    def qualified_name(self) -> str:
+        """``ROLE:Execute`` - the form used in provenance (Definition.template)."""
+        return f"{self.category}:{self.name}"
+
+
+# category (upper) -> {name (upper) -> Template}, in file order
+_cache: dict[str, dict[str, Template]] | None = None
+
+
+def _load() -> dict[str, dict[str, Template]]:
+    global _cache
+    if _cache is None:
+        table: dict[str, dict[str, Template]] = {}
+        for path in sorted(TEMPLATES_DIR.glob("*.config")):
+            category = path.stem.upper()
+            table[category] = {t.name.upper(): t for t in parse_template_file(path, category)}
+        _cache = table
+    return _cache
+
+
+def parse_template_file(path: Path, category: str) -> list[Template]:
+    """Split one category file into its templates (a small heredoc splitter).
+
+    Only comments, blank lines and ``Name @=tag`` ... ``@tag`` blocks may appear
+    outside templates; anything else means the data file is damaged.
+    """
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    found: list[Template] = []
+    seen: set[str] = set()
+    index = 0
+    while index < len(lines):
+        stripped = lines[index].strip()
+        if not stripped or stripped.startswith("#"):
+            index += 1
+            continue
+        header = _HEADER.match(stripped)
+        if not header:
+            raise CondorcfgError(error(
+                f"template file: expected `Name @=tag` to start a template, found {stripped!r}; "
+                f"the data file is damaged - restore it from the repository", str(path), index + 1))
+        name, tag = header.group(1), header.group(2)
+        if name.upper() in seen:
+            raise CondorcfgError(error(f"template {category}:{name} is defined twice; keep one definition",
+                                       str(path), index + 1))
+        close = "@" + tag
+        end = index + 1
+        while end < len(lines) and lines[end].strip() != close:
+            end += 1
+        if end == len(lines):
+            raise CondorcfgError(error(f"template {category}:{name} has no closing `{close}` line; add it",
+                                       str(path), index + 1))
+        body = _dedent(lines[index + 1:end])
+        found.append(Template(category, name, "\n".join(body), str(path), index + 2))
+        seen.add(name.upper())
+        index = end + 1
+    return found
+
+
+def _dedent(lines: list[str]) -> list[str]:
+    """Remove the indentation common to the non-blank lines (HTCondor trims lines anyway)."""
+    widths = [len(line) - len(line.lstrip()) for line in lines if line.strip()]
+    cut = min(widths, default=0)
+    return [line[cut:].rstrip() for line in lines]
+
+
+def categories() -> list[str]:
+    """The template categories, upper case (ROLE, SECURITY, POLICY, FEATURE, ...)."""
+    return list(_load())
+
+
+def template_names(category: str) -> list[str]:
+    """Names of the templates of ``category`` (any case), in file order; [] for an unknown category."""
+    return [t.name for t in _load().get(category.strip().upper(), {}).values()]
+
+
+def find_template(category: str, name: str) -> Template | None:
+    """The template ``category : name`` (both case-insensitive), or None if HTCondor has no such template."""
+    return _load().get(category.strip().upper(), {}).get(name.strip().upper())

@@ -1,0 +1,477 @@
+"""The lint engine: run the enabled rules once over one composed configuration.
+
+``run(target, ...)`` reads the configuration (a path, a list of paths read in order like
+``LOCAL_CONFIG_DIR``, or an already loaded ``Config``), runs every selected rule, maps the
+reader's own diagnostics to their rule codes, applies inline suppressions and severity
+overrides, and returns a :class:`LintResult`.  ``lint(...)`` is the short form returning
+just the findings.
+
+A rule is either declarative (``match:`` in its YAML, see :mod:`condorcfg.lint.declarative`)
+or a Python check (``check: name`` registered in :mod:`condorcfg.lint.checks`).  A check gets
+a :class:`LintContext` and yields Diagnostics, normally made with :meth:`LintContext.finding`,
+which points a finding at the line responsible: the ``use`` line for a template's definition,
+and says so in the message.  A check that raises does not stop the run: it becomes an
+``internal-error`` finding naming the rule.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from condorcfg.diagnostics import ERROR, INFO, SEVERITIES, WARNING, CondorcfgError, Diagnostic, Location
+
+SEVERITY_RANK = {INFO: 0, WARNING: 1, ERROR: 2}
+
+# What the engine itself reports (see rules/meta.yaml); looked up by slug so codes may change.
+UNUSED_SUPPRESSION = "unused-suppression"
+INVALID_SUPPRESSION = "invalid-suppression"
+INTERNAL_ERROR = "internal-error"
+CONFIG_DIAGNOSTIC = "config-diagnostic"
+
+
+class LintUsageError(ValueError):
+    """Bad lint settings (e.g. a --select that names no rule): the CLI exits 2."""
+
+
+@dataclass
+class LintSettings:
+    """Which rules run and how their findings are reported (CLI flags over the project file)."""
+
+    select: list[str] | None = None
+    extend_select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    severity: dict[str, str] = field(default_factory=dict)
+    rule_options: dict[str, dict] = field(default_factory=dict)
+    known_knobs: list[str] = field(default_factory=list)
+    require_reason: bool = False
+
+    @classmethod
+    def from_project(cls, project) -> "LintSettings":
+        return cls(select=project.select, extend_select=list(project.extend_select),
+                   ignore=list(project.ignore), severity=dict(project.severity),
+                   rule_options=dict(project.rule_options), known_knobs=list(project.known_knobs),
+                   require_reason=project.require_reason)
+
+
+@dataclass
+class LintResult:
+    findings: list[Diagnostic]
+    suppressed: list[Diagnostic] = field(default_factory=list)
+    rules_run: list = field(default_factory=list)
+    skipped_rules: list = field(default_factory=list)  # (rule, why) not run in this context
+    files: list[str] = field(default_factory=list)
+    fatal: bool = False  # the reader rejected the configuration; rules did not run
+
+    def count(self, severity: str) -> int:
+        return sum(1 for f in self.findings if f.severity == severity)
+
+    def fails(self, fail_on: str = ERROR) -> bool:
+        threshold = SEVERITY_RANK[fail_on]
+        return any(SEVERITY_RANK.get(f.severity, 2) >= threshold for f in self.findings)
+
+
+@dataclass
+class ParseProblem:
+    message: str
+    line: int = 1
+    column: int = 1
+
+
+# ---------------------------------------------------------------- rule selection
+
+def _selector_matches(selector: str, rule) -> bool:
+    key = selector.strip().upper()
+    return key == "ALL" or rule.code.startswith(key) or rule.name.upper() == key
+
+
+def select_rules(ruleset, settings: LintSettings) -> list:
+    """The rules to run: ``select`` (or every rule enabled by default) + ``extend_select`` - ``ignore``."""
+    for selector in [*(settings.select or ()), *settings.extend_select, *settings.ignore, *settings.severity]:
+        if not any(_selector_matches(selector, rule) for rule in ruleset):
+            raise LintUsageError(f"{selector!r} names no lint rule (use a code like POL501, a prefix like POL, "
+                                 f"a slug, or ALL; `condorcfg rules` lists them)")
+    if settings.select is None:
+        chosen = [r for r in ruleset if r.enabled]
+    else:
+        chosen = [r for r in ruleset if any(_selector_matches(s, r) for s in settings.select)]
+    chosen += [r for r in ruleset if r not in chosen and any(_selector_matches(s, r) for s in settings.extend_select)]
+    return [r for r in chosen if not any(_selector_matches(s, r) for s in settings.ignore)]
+
+
+# ---------------------------------------------------------------- context given to checks
+
+class LintContext:
+    """What a check sees: the composed config, the machine, the knowledge base, its rule and options."""
+
+    def __init__(self, config, machine=None, settings: LintSettings | None = None, ruleset=None,
+                 machine_given: bool = False):
+        self.config = config
+        self.machine = machine if machine is not None else getattr(config, "machine", None)
+        self.machine_given = machine_given
+        self.settings = settings or LintSettings()
+        self.ruleset = ruleset
+        self.rule = None
+        self.options: dict = {}
+        self._known = [re.compile(p, re.IGNORECASE) for p in self.settings.known_knobs]
+        self._lines: dict[str, list[str]] = {}
+        self._parsed: dict[str, tuple] = {}
+        self._expanded: dict[int, str] = {}
+        self._knowledge = None
+
+    # -- shared data ------------------------------------------------------
+    @property
+    def knowledge(self):
+        """The knob/attribute knowledge base (``condorcfg.lint.knowledge``), imported on first use."""
+        if self._knowledge is None:
+            import importlib
+
+            self._knowledge = importlib.import_module("condorcfg.lint.knowledge")
+        return self._knowledge
+
+    def is_site_knob(self, name: str) -> bool:
+        """True if the project declares ``name`` a site-specific knob (``known-knobs``)."""
+        return any(p.fullmatch(name) for p in self._known)
+
+    def definitions(self, pattern: str | None = None) -> Iterable:
+        """Effective definitions of the names set by files/templates/env, optionally regex-filtered."""
+        regex = re.compile(pattern, re.IGNORECASE) if pattern else None
+        for name in self.config.names():
+            if regex is None or regex.fullmatch(name):
+                definition = self.config.source(name)
+                if definition is not None:
+                    yield definition
+
+    def source_lines(self, file: str) -> list[str]:
+        """The lines of a file (cached; empty if unreadable)."""
+        lines = self._lines.get(file)
+        if lines is None:
+            try:
+                with open(file, encoding="utf-8", errors="replace") as handle:
+                    lines = handle.read().splitlines()
+            except OSError:
+                lines = []
+            self._lines[file] = lines
+        return lines
+
+    def expanded(self, definition) -> str:
+        """The expanded value of a definition (the effective one's is ``config.value``)."""
+        key = id(definition)
+        if key not in self._expanded:
+            effective = self.config.source(definition.name)
+            if effective is definition:
+                value = self.config.value(definition.name)
+            else:
+                value = self.config.expand(definition.raw or "")
+            self._expanded[key] = value or ""
+        return self._expanded[key]
+
+    def parse_expression(self, text: str):
+        """``(node, None)`` or ``(None, ParseProblem)`` for a ClassAd expression; cached by text."""
+        cached = self._parsed.get(text)
+        if cached is None:
+            from condorcfg.classad import ClassAdSyntaxError, parse
+
+            try:
+                cached = (parse(text), None)
+            except ClassAdSyntaxError as exc:
+                cached = (None, ParseProblem(getattr(exc, "message", str(exc)),
+                                             getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1))
+            except RecursionError:
+                cached = (None, ParseProblem("expression is nested too deeply to parse"))
+            self._parsed[text] = cached
+        return cached
+
+    def references(self, node) -> list:
+        from condorcfg.classad.analysis import references
+
+        return references(node)
+
+    # -- positions --------------------------------------------------------
+    def _value_start(self, definition) -> tuple[int, int] | None:
+        """(line, column) where the definition's value is written, if it can be found."""
+        loc = definition.location
+        if loc is None or not loc.line or getattr(definition, "origin", "file") not in ("file", None):
+            return None
+        lines = self.source_lines(loc.file)
+        if not 0 < loc.line <= len(lines):
+            return None
+        text = lines[loc.line - 1]
+        found = re.match(r"\s*" + re.escape(definition.name) + r"\s*(?:(\+?=)\s*|@=\s*\S+\s*$)", text,
+                         re.IGNORECASE)
+        if not found:
+            return None
+        if found.group(1) is None:  # heredoc: the value starts on the next line
+            return loc.line + 1, 1
+        return loc.line, found.end() + 1
+
+    def value_span(self, definition) -> tuple | None:
+        """(line, column, end_line, end_column) of the written value, or None."""
+        start = self._value_start(definition)
+        if start is None:
+            return None
+        line, column = start
+        lines = self.source_lines(definition.location.file)
+        if line > len(lines):
+            return None
+        text = lines[line - 1]
+        raw = (definition.raw or "").split("\n")[0]
+        end = column + len(raw) if text[column - 1:column - 1 + len(raw)] == raw else len(text.rstrip()) + 1
+        return line, column, line, max(end, column + 1)
+
+    def expression_span(self, definition, expanded: str, line: int, column: int, width: int = 1) -> tuple | None:
+        """Span of a position inside the expanded value, mapped into the file when it is written verbatim."""
+        start = self._value_start(definition)
+        raw = definition.raw or ""
+        if start is None or raw != expanded or "\n" in raw or line != 1:
+            return self.value_span(definition)
+        text = self.source_lines(definition.location.file)[start[0] - 1]
+        if text[start[1] - 1:start[1] - 1 + len(raw)] != raw:
+            return self.value_span(definition)
+        col = start[1] + column - 1
+        return start[0], col, start[0], col + max(width, 1)
+
+    # -- findings ---------------------------------------------------------
+    def finding(self, message: str, at=None, span: tuple | None = None, severity: str | None = None,
+                fix: str | None = None, notes: Iterable[str] = ()) -> Diagnostic:
+        """A Diagnostic of the current rule, at a Definition (with provenance) or a Location."""
+        rule = self.rule
+        notes = list(notes)
+        location = None
+        if isinstance(at, Location):
+            location = at
+        elif at is not None:  # a Definition
+            location, message, extra = self._place(at, message, span)
+            notes.extend(extra)
+        return Diagnostic(severity or (rule.severity if rule else WARNING), message, location,
+                          code=rule.code if rule else None, rule=rule.name if rule else None,
+                          fix=fix if fix is not None else (rule.fix if rule else None), notes=notes)
+
+    def _place(self, definition, message: str, span):
+        origin = getattr(definition, "origin", "file")
+        notes = []
+        if origin == "template":
+            use = getattr(definition, "use_location", None)
+            template = getattr(definition, "template", None) or "a template"
+            message = f"{message} (set by `use {template}`)"
+            if definition.location is not None:
+                notes.append(f"{definition.name} is defined by template {template} at {definition.location}")
+            location = use
+        elif origin == "env":
+            message = f"{message} (set from the environment)"
+            location = None
+        else:
+            location = definition.location
+            if span is not None and location is not None:
+                location = Location(location.file, span[0], span[1], span[2], span[3])
+        earlier = getattr(definition, "overrode", None)
+        if earlier is not None and earlier.origin != "default":
+            if earlier.origin == "template":
+                where = f"template {earlier.template} (`use` at {earlier.use_location})"
+            else:
+                where = str(earlier.location)
+            notes.append(f"this overrides the earlier {definition.name} from {where}")
+        return location, message, notes
+
+
+# ---------------------------------------------------------------- running
+
+def lint(target, **options) -> list[Diagnostic]:
+    """Findings for ``target`` (paths or a Config); see :func:`run` for the options."""
+    return run(target, **options).findings
+
+
+def run(target, *, machine=None, settings: LintSettings | None = None, ruleset=None, allow_exec: bool = False,
+        subsystem: str | None = None, local_name: str | None = None) -> LintResult:
+    """Lint one composed configuration.
+
+    ``target`` is a loaded Config, or a path / list of paths read in order as ONE configuration.
+    Raises :class:`LintUsageError` for bad settings; anything wrong in the configuration is a finding.
+    """
+    from condorcfg.lint.rules import load_rules
+
+    settings = settings or LintSettings()
+    ruleset = ruleset or load_rules()
+    enabled = select_rules(ruleset, settings)
+    enabled_codes = {r.code for r in enabled}
+    by_engine = {r.match.get("engine"): r for r in ruleset if r.match and "engine" in r.match}
+    findings: list[Diagnostic] = []
+
+    def engine_finding(kind: str, message: str, location=None, severity=None, always=False, notes=()):
+        rule = by_engine.get(kind)
+        if rule is None or (rule.code not in enabled_codes and not always):
+            return
+        findings.append(Diagnostic(severity or rule.severity, message, location, code=rule.code, rule=rule.name,
+                                   fix=rule.fix, notes=list(notes)))
+
+    config = target
+    if not hasattr(target, "names"):
+        import condorcfg
+
+        try:
+            config = condorcfg.load(target, machine=machine, subsystem=subsystem, local_name=local_name,
+                                    allow_exec=allow_exec)
+        except CondorcfgError as exc:  # HTCondor would refuse this configuration: report it, nothing else runs
+            _reader_finding(exc.diagnostic, ruleset, enabled_codes, findings, fatal=True)
+            return LintResult(findings=_finish(findings, settings, ruleset, []), fatal=True)
+        except Exception as exc:  # the reader's own bug: still no traceback
+            engine_finding(INTERNAL_ERROR, f"the configuration reader crashed: {type(exc).__name__}: {exc}; "
+                                           f"please report this as a condorcfg bug", always=True)
+            return LintResult(findings=_finish(findings, settings, ruleset, []), fatal=True)
+
+    ctx = LintContext(config, machine, settings, ruleset, machine_given=machine is not None)
+    for diagnostic in getattr(config, "diagnostics", ()):
+        _reader_finding(diagnostic, ruleset, enabled_codes, findings)
+
+    from condorcfg.lint.checks import get_check, import_check_modules
+    from condorcfg.lint.declarative import run_matcher
+
+    if any(r.check for r in enabled):
+        for module, exc in import_check_modules():
+            engine_finding(INTERNAL_ERROR, f"lint check module {module} failed to import "
+                                           f"({type(exc).__name__}: {exc}); its rules did not run", always=True)
+    rules_run, skipped = [], []
+    for rule in enabled:
+        if rule.match and ("reader" in rule.match or "engine" in rule.match):
+            continue
+        if "machine" in rule.needs and not ctx.machine_given:
+            skipped.append((rule, "needs a machine profile (--machine)"))
+            continue
+        function = run_matcher if rule.match else get_check(rule.check)
+        if function is None:
+            engine_finding(INTERNAL_ERROR, f"rule {rule.code} ({rule.name}) names check {rule.check!r}, which is "
+                                           f"not registered in condorcfg.lint.checks", always=True)
+            continue
+        ctx.rule = rule
+        ctx.options = {**rule.options, **settings.rule_options.get(rule.name, {}),
+                       **settings.rule_options.get(rule.code, {})}
+        try:
+            for item in function(ctx) or ():
+                findings.append(_normalise(item, rule))
+        except Exception as exc:  # one broken rule must not hide the others' findings
+            engine_finding(INTERNAL_ERROR, f"rule {rule.code} ({rule.name}) crashed: {type(exc).__name__}: {exc}; "
+                                           f"its findings may be incomplete (please report this bug)",
+                           always=True)
+        rules_run.append(rule)
+    ctx.rule = None
+
+    files = list(getattr(config, "files", ()))
+    result = LintResult(findings=[], rules_run=rules_run, skipped_rules=skipped, files=files)
+    kept = _apply_suppressions(findings, ctx, ruleset, enabled_codes, settings, files, result, engine_finding)
+    result.findings = _finish(kept, settings, ruleset, files)
+    return result
+
+
+def _normalise(item, rule) -> Diagnostic:
+    if not isinstance(item, Diagnostic):
+        raise TypeError(f"a check must yield Diagnostics, got {type(item).__name__}")
+    item.code = rule.code
+    item.rule = rule.name
+    if item.severity not in SEVERITIES:
+        item.severity = rule.severity
+    if item.fix is None:
+        item.fix = rule.fix or None
+    return item
+
+
+def _reader_finding(diagnostic: Diagnostic, ruleset, enabled_codes, findings, fatal: bool = False) -> None:
+    """Report a reader diagnostic under the rule claiming its kind, or the catch-all config-diagnostic rule."""
+    rule = ruleset.reader_kinds().get(diagnostic.code or "")
+    severity = None
+    if rule is None:
+        rule = next((r for r in ruleset if r.match and r.match.get("engine") == CONFIG_DIAGNOSTIC), None)
+        severity = diagnostic.severity
+    if rule is None:
+        return
+    if rule.code not in enabled_codes and not fatal:
+        return
+    findings.append(Diagnostic(ERROR if fatal else (severity or rule.severity), diagnostic.message,
+                               diagnostic.location, code=rule.code, rule=rule.name,
+                               fix=diagnostic.fix or rule.fix or None, notes=list(diagnostic.notes)))
+
+
+def _apply_suppressions(findings, ctx, ruleset, enabled_codes, settings, files, result, engine_finding):
+    from condorcfg.lint.suppress import SuppressionIndex, scan
+
+    suppressions = []
+    for file in dict.fromkeys([*files, *(f.location.file for f in findings if f.location)]):
+        if not os.path.isfile(file):
+            continue
+        found, problems = scan(file, ctx.source_lines(file))
+        for problem in problems:
+            engine_finding(INVALID_SUPPRESSION, problem.message,
+                           Location(problem.file, problem.line, problem.column, problem.line, problem.end_column))
+        for sup in found:
+            valid = []
+            for written in sup.codes:
+                rule = ruleset.get(written)
+                where = Location(sup.file, sup.line, sup.column, sup.line, sup.end_column)
+                if rule is None:
+                    engine_finding(INVALID_SUPPRESSION, f"suppression names unknown rule {written!r} "
+                                                        f"(`condorcfg rules` lists codes and slugs)", where)
+                elif not rule.ignorable:
+                    engine_finding(INVALID_SUPPRESSION, f"rule {rule.code} ({rule.name}) cannot be suppressed; "
+                                                        f"fix the configuration instead", where)
+                else:
+                    valid.append(written)
+            if settings.require_reason and not sup.reason:
+                engine_finding(INVALID_SUPPRESSION, "suppression gives no reason; the project requires one "
+                                                    "(write it after the closing bracket)",
+                               Location(sup.file, sup.line, sup.column, sup.line, sup.end_column))
+            sup.codes = valid
+            if valid:
+                suppressions.append(sup)
+    index = SuppressionIndex(suppressions)
+
+    def hidden(finding) -> bool:
+        rule = ruleset.get(finding.code or "")
+        if rule is None or not rule.ignorable or finding.location is None:
+            return False
+        return index.find(finding.location.file, finding.location.line, rule.code, rule.name) is not None
+
+    kept = []
+    for finding in findings:
+        (result.suppressed if hidden(finding) else kept).append(finding)
+    before = len(findings)
+    for sup in suppressions:  # unused: names an enabled rule that hid nothing here
+        for written in sup.codes:
+            rule = ruleset.get(written)
+            if written.upper() in sup.used or rule.code not in enabled_codes:
+                continue
+            scope = "this file" if sup.file_wide else "the next statement"
+            engine_finding(UNUSED_SUPPRESSION, f"suppression of {written} is unused: {rule.code} ({rule.name}) "
+                                               f"reports nothing in {scope}; remove it",
+                           Location(sup.file, sup.line, sup.column, sup.line, sup.end_column))
+    for finding in findings[before:]:  # the engine's own findings, which ignore-file[...] may still hide
+        (result.suppressed if hidden(finding) else kept).append(finding)
+    return kept
+
+
+def _finish(findings, settings: LintSettings, ruleset, files) -> list[Diagnostic]:
+    """Severity overrides, de-duplication and a stable order (file reading order, line, column, code)."""
+    overrides = {}
+    for key, severity in settings.severity.items():
+        for rule in ruleset:
+            if _selector_matches(key, rule):
+                overrides[rule.code] = severity
+    internal = {r.code for r in ruleset if r.match and r.match.get("engine") == INTERNAL_ERROR}
+    order = {file: i for i, file in enumerate(files)}
+    seen, result = set(), []
+    for finding in findings:
+        if finding.code in overrides and finding.code not in internal:
+            finding.severity = overrides[finding.code]
+        loc = finding.location
+        key = (finding.code, loc, finding.message)
+        if key in seen:
+            continue
+        seen.add(key)
+        result.append(finding)
+
+    def sort_key(finding):
+        loc = finding.location
+        if loc is None:
+            return (-1, "", 0, 0, finding.code or "")
+        return (order.get(loc.file, len(order)), loc.file, loc.line, loc.column, finding.code or "")
+
+    return sorted(result, key=sort_key)

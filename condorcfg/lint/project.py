@@ -1,0 +1,238 @@
+"""Project configuration: ``[tool.condorcfg]`` in ``pyproject.toml`` or ``.condorcfg.yaml``.
+
+Found by walking up from the current directory (stopping at a ``.git`` directory); the
+first directory holding either file wins, ``.condorcfg.yaml`` before ``pyproject.toml``
+(whose ``[tool.condorcfg]`` table must exist to count).  Keys (``-`` or ``_`` alike)::
+
+    [tool.condorcfg]
+    roots = ["etc/condor_config"]          # top-level configs linted when no path is given
+    select = ["POL", "SEC801"]             # codes, code prefixes, slugs, or "ALL"
+    extend-select = ["KNB307"]             # added to the default (or `select`) set
+    ignore = ["MAC203"]
+    severity = {KNB303 = "error"}          # per-rule severity override
+    fail-on = "warning"                    # error (default) | warning | info
+    machine = "machines/ep.yaml"           # default machine profile: file, or a name below
+    require-reason = true                  # a suppression must say why
+    known-knobs = ["SITE_.*", "GPU_MONITOR"]   # site-specific knob names (regexes)
+
+    [tool.condorcfg.machine-profiles]      # named profiles for --machine NAME
+    gpu = "machines/gpu.yaml"
+    small = {cpus = 4, memory = 8192}
+
+    [tool.condorcfg.rule-options.SLT602]   # per-rule options (each rule documents its own)
+    tolerance = 0.05
+
+Relative paths are relative to the directory of the file that sets them.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from condorcfg.diagnostics import SEVERITIES, CondorcfgError, Diagnostic, Location
+
+YAML_NAME = ".condorcfg.yaml"
+TOML_NAME = "pyproject.toml"
+
+_LIST_KEYS = ("roots", "select", "extend-select", "ignore", "known-knobs")
+_KEYS = set(_LIST_KEYS) | {"severity", "fail-on", "machine", "machine-profiles", "require-reason",
+                           "rule-options"}
+
+
+class ProjectConfigError(CondorcfgError):
+    """A project configuration condorcfg cannot use (exit 2)."""
+
+
+@dataclass
+class ProjectConfig:
+    path: str | None = None          # the file read, None when there is none
+    directory: str = "."             # project root: relative paths and SARIF URIs start here
+    roots: list[str] = field(default_factory=list)
+    select: list[str] | None = None
+    extend_select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    severity: dict[str, str] = field(default_factory=dict)
+    fail_on: str | None = None
+    machine: str | dict | None = None
+    machine_profiles: dict[str, str | dict] = field(default_factory=dict)
+    require_reason: bool = False
+    known_knobs: list[str] = field(default_factory=list)
+    rule_options: dict[str, dict] = field(default_factory=dict)
+
+    def known_knob_patterns(self) -> list[re.Pattern]:
+        return [re.compile(p, re.IGNORECASE) for p in self.known_knobs]
+
+
+def discover(start: str | os.PathLike | None = None) -> ProjectConfig:
+    """The project configuration governing ``start`` (default: the current directory)."""
+    directory = Path(start or os.getcwd()).resolve()
+    if directory.is_file():
+        directory = directory.parent
+    for candidate in (directory, *directory.parents):
+        yaml_path = candidate / YAML_NAME
+        if yaml_path.is_file():
+            return load(yaml_path)
+        toml_path = candidate / TOML_NAME
+        if toml_path.is_file():
+            found = _read_toml(toml_path)
+            if found is not None:
+                return _build(found, toml_path, _toml_line_finder(toml_path))
+        if (candidate / ".git").exists():
+            break
+    return ProjectConfig(directory=str(directory))
+
+
+def load(path: str | os.PathLike) -> ProjectConfig:
+    """Read one project configuration file (either kind)."""
+    path = Path(path)
+    if path.name == TOML_NAME or path.suffix == ".toml":
+        data = _read_toml(path)
+        if data is None:
+            _fail(path, 0, f"{path} has no [tool.condorcfg] table")
+        return _build(data, path, _toml_line_finder(path))
+    return _build(*_read_yaml(path))
+
+
+def _fail(path, line: int, message: str):
+    raise ProjectConfigError(Diagnostic("error", message, Location(str(path), line or 0, 1), code="project-config"))
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        _fail(path, 0, f"cannot read project configuration: {exc}")
+
+
+def _read_toml(path: Path) -> dict | None:
+    import tomllib
+
+    text = _read_text(path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        where = re.search(r"line (\d+)", str(exc))
+        _fail(path, int(where.group(1)) if where else 0, f"pyproject.toml is not valid TOML: {exc}")
+    table = data.get("tool", {}).get("condorcfg")
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        _fail(path, 0, "[tool.condorcfg] must be a table")
+    return table
+
+
+def _toml_line_finder(path: Path):
+    lines = _read_text(path).splitlines()
+
+    def line_of(key: str) -> int:
+        pattern = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=|^\s*\[tool\.condorcfg\.{re.escape(key)}\]")
+        for number, text in enumerate(lines, 1):
+            if pattern.search(text):
+                return number
+        return 0
+
+    return line_of
+
+
+def _read_yaml(path: Path):
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    text = _read_text(path)
+    try:
+        data = YAML(typ="rt").load(text)
+    except YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        _fail(path, mark.line + 1 if mark else 0, f"{path.name} is not valid YAML: {getattr(exc, 'problem', exc)}")
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        _fail(path, 1, f"{path.name} must be a mapping of settings (roots, select, ignore, ...)")
+
+    def line_of(key: str) -> int:
+        try:
+            return data.lc.key(key)[0] + 1
+        except (AttributeError, KeyError, TypeError):
+            return 0
+
+    from condorcfg.lint.rules import _plain
+
+    return _plain(data), path, line_of
+
+
+def _build(data: dict, path: Path, line_of) -> ProjectConfig:
+    directory = path.parent.resolve()
+    project = ProjectConfig(path=str(path), directory=str(directory))
+    for raw_key, value in data.items():
+        key = raw_key.replace("_", "-")
+        line = line_of(raw_key)
+        if key not in _KEYS:
+            _fail(path, line, f"unknown condorcfg setting {raw_key!r}; known: {', '.join(sorted(_KEYS))}")
+        if key in _LIST_KEYS:
+            if isinstance(value, str):
+                value = [value]
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                _fail(path, line, f"{raw_key!r} must be a list of strings")
+            if key == "roots":
+                value = [str(directory / v) for v in value]
+            if key == "known-knobs":
+                for pattern in value:
+                    try:
+                        re.compile(pattern)
+                    except re.error as exc:
+                        _fail(path, line, f"known-knobs entry {pattern!r} is not a valid regex: {exc}")
+            setattr(project, key.replace("-", "_"), list(value))
+        elif key == "severity":
+            if not isinstance(value, dict):
+                _fail(path, line, "'severity' must map rule codes or slugs to error/warning/info")
+            for code, severity in value.items():
+                if severity not in SEVERITIES:
+                    _fail(path, line, f"severity of {code!r} must be one of {', '.join(SEVERITIES)}, not {severity!r}")
+            project.severity = {str(k): v for k, v in value.items()}
+        elif key == "fail-on":
+            if value not in SEVERITIES:
+                _fail(path, line, f"'fail-on' must be one of {', '.join(SEVERITIES)}")
+            project.fail_on = value
+        elif key == "require-reason":
+            if not isinstance(value, bool):
+                _fail(path, line, "'require-reason' must be true or false")
+            project.require_reason = value
+        elif key == "machine":
+            project.machine = _profile_ref(value, directory, path, line)
+        elif key == "machine-profiles":
+            if not isinstance(value, dict):
+                _fail(path, line, "'machine-profiles' must map names to profile files or mappings")
+            project.machine_profiles = {str(n): _profile_ref(v, directory, path, line) for n, v in value.items()}
+        elif key == "rule-options":
+            if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
+                _fail(path, line, "'rule-options' must map rule codes to tables of options")
+            project.rule_options = {str(k): dict(v) for k, v in value.items()}
+    return project
+
+
+def _profile_ref(value, directory: Path, path: Path, line: int):
+    if isinstance(value, dict):
+        return dict(value)
+    if isinstance(value, str):
+        return value  # a profile name or a file, resolved by resolve_machine
+    _fail(path, line, "a machine profile is a file path, a profile name, or a mapping (cpus, memory, ...)")
+
+
+def resolve_machine(project: ProjectConfig, choice: str | None):
+    """The MachineProfile for ``--machine choice`` (a profile name or file) or the project default."""
+    from condorcfg import machine as machine_module
+
+    ref = choice if choice is not None else project.machine
+    from_project = choice is None or choice in project.machine_profiles
+    if ref is None:
+        return None
+    if isinstance(ref, str) and ref in project.machine_profiles:
+        ref = project.machine_profiles[ref]
+    if isinstance(ref, dict):
+        return machine_module.from_mapping(ref, source=project.path or "<project>")
+    path = Path(ref)
+    if not path.is_absolute() and from_project:
+        path = Path(project.directory) / path  # written in the project file: relative to it
+    return machine_module.load_profile(str(path))

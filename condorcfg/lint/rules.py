@@ -1,0 +1,361 @@
+"""Load and validate the lint rules in ``rules/*.yaml``.
+
+Every rule is one entry of a YAML list in ``rules/<family>.yaml``::
+
+    - code: POL501                      # 3 capital letters + 3 digits, unique
+      name: job-attr-in-is-owner        # slug: lowercase words joined by '-', unique
+      severity: error                   # error | warning | info
+      summary: IS_OWNER refers to job attributes        # one line
+      rationale: why this is bad (several sentences)
+      fix: what to do instead
+      check: job_attr_in_is_owner       # a function registered in condorcfg.lint.checks ...
+      # match: {...}                    # ... or a declarative matcher (exactly one of the two)
+      enabled: true                     # optional; false = opt-in rule, run only when selected
+      ignorable: true                   # optional; false = `# condorcfg: ignore[...]` cannot hide it
+      options: {max: 10}                # optional defaults, overridable per project
+      references: [https://...]         # optional links shown by `condorcfg explain`
+      needs: [machine]                  # optional: machine | version (what the rule relies on)
+      examples:
+        pass:                           # configurations that must give no finding of this rule
+          - "IS_OWNER = KeyboardIdle < 600\\n"
+        fail:                           # configurations that must give at least one
+          - "IS_OWNER = Owner == \\"bob\\"\\n"
+          - config: "NUM_SLOTS = 99\\n"   # the long form adds a machine profile
+            machine: {cpus: 4}
+
+The declarative ``match`` keys are documented in :mod:`condorcfg.lint.declarative`.
+
+A malformed rule file is a :class:`RuleFileError` whose diagnostic names the file and line.
+Reading YAML costs ~80 ms of imports, so the validated rules are cached as JSON in the
+user's cache directory, keyed by the rule files' names, sizes and modification times.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from condorcfg.diagnostics import SEVERITIES, CondorcfgError, Diagnostic, Location
+
+RULES_DIR_ENV = "CONDORCFG_RULES_DIR"
+CODE_RE = re.compile(r"^[A-Z]{3}[0-9]{3}$")
+SLUG_RE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+_CACHE_FORMAT = 3  # bump when Rule's fields change
+
+_KEYS = {"code", "name", "severity", "summary", "rationale", "fix", "check", "match", "enabled",
+         "ignorable", "options", "references", "needs", "examples"}
+_REQUIRED = ("code", "name", "severity", "summary", "rationale")
+_NEEDS = {"machine", "version"}
+
+
+class RuleFileError(CondorcfgError):
+    """A rule file that cannot be used; ``.diagnostic`` points at the offending line."""
+
+
+@dataclass
+class Example:
+    config: str
+    machine: dict | None = None
+    line: int = 0  # where the example is written in the rule file
+
+
+@dataclass
+class Rule:
+    code: str
+    name: str
+    severity: str
+    summary: str
+    rationale: str
+    fix: str = ""
+    check: str | None = None
+    match: dict | None = None
+    enabled: bool = True
+    ignorable: bool = True
+    options: dict = field(default_factory=dict)
+    references: list[str] = field(default_factory=list)
+    needs: list[str] = field(default_factory=list)
+    pass_examples: list[Example] = field(default_factory=list)
+    fail_examples: list[Example] = field(default_factory=list)
+    file: str = ""
+    line: int = 0
+
+    @property
+    def family(self) -> str:
+        return self.code[:3]
+
+    @property
+    def location(self) -> Location:
+        return Location(self.file, self.line, 1)
+
+
+class RuleSet:
+    """All rules, looked up by code or slug (case-insensitive)."""
+
+    def __init__(self, rules: list[Rule]):
+        self.rules = sorted(rules, key=lambda r: r.code)
+        self._by_key = {}
+        for rule in self.rules:
+            self._by_key[rule.code.upper()] = rule
+            self._by_key[rule.name.upper()] = rule
+
+    def __iter__(self):
+        return iter(self.rules)
+
+    def __len__(self):
+        return len(self.rules)
+
+    def get(self, code_or_slug: str) -> Rule | None:
+        return self._by_key.get(code_or_slug.strip().upper())
+
+    def reader_kinds(self) -> dict[str, Rule]:
+        """Reader diagnostic kind -> the rule that reports it (``match: {reader: [...]}``)."""
+        kinds = {}
+        for rule in self.rules:
+            for kind in (rule.match or {}).get("reader", ()):
+                kinds[kind] = rule
+        return kinds
+
+
+def default_rules_dir() -> Path:
+    override = os.environ.get(RULES_DIR_ENV)
+    if override:
+        return Path(override)
+    return Path(__file__).resolve().parents[2] / "rules"
+
+
+_loaded: dict[str, RuleSet] = {}
+
+
+def load_rules(directory: str | os.PathLike | None = None, use_cache: bool = True) -> RuleSet:
+    """Read every ``*.yaml`` in ``directory`` (default: the project's ``rules/``)."""
+    directory = Path(directory) if directory is not None else default_rules_dir()
+    files = sorted(directory.glob("*.yaml"))
+    if not files:
+        raise RuleFileError(Diagnostic("error", f"no rule files (*.yaml) found in {directory}; "
+                                       f"set {RULES_DIR_ENV} to the rules/ directory",
+                                       Location(str(directory))))
+    key = _cache_key(files)
+    if key in _loaded:
+        return _loaded[key]
+    rules = _read_cache(key) if use_cache else None
+    if rules is None:
+        rules = []
+        for path in files:
+            rules.extend(parse_rule_file(path))
+        _check_unique(rules)
+        if use_cache:
+            _write_cache(key, rules)
+    ruleset = RuleSet(rules)
+    _loaded[key] = ruleset
+    return ruleset
+
+
+# ---------------------------------------------------------------- validation
+
+def _fail(path, line: int, message: str):
+    raise RuleFileError(Diagnostic("error", message, Location(str(path), line or 1, 1), code="rule-file"))
+
+
+def _line_of(node, key=None) -> int:
+    """1-based line of a ruamel node (or of ``key`` inside a mapping node); 0 if unknown."""
+    lc = getattr(node, "lc", None)
+    if lc is None:
+        return 0
+    try:
+        if key is not None:
+            return lc.key(key)[0] + 1
+        return lc.line + 1
+    except (KeyError, TypeError, AttributeError):
+        return 0
+
+
+def parse_rule_file(path: str | os.PathLike, text: str | None = None) -> list[Rule]:
+    """Validate one rule file; raise :class:`RuleFileError` naming file:line on the first problem."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    path = str(path)
+    if text is None:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            _fail(path, 0, f"cannot read rule file: {exc}")
+    try:
+        data = YAML(typ="rt").load(text)
+    except YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        _fail(path, mark.line + 1 if mark else 0, f"rule file is not valid YAML: {problem}")
+    if data is None:
+        return []
+    if not isinstance(data, list):
+        _fail(path, 1, "a rule file must be a YAML list of rule entries (each starting with '- code: ...')")
+    rules = []
+    for entry in data:
+        rules.append(_parse_rule(path, entry))
+    return rules
+
+
+def _parse_rule(path: str, entry) -> Rule:
+    line = _line_of(entry)
+    if not isinstance(entry, dict):
+        _fail(path, line, "each rule entry must be a mapping with code, name, severity, summary, rationale")
+    for key in entry:
+        if key not in _KEYS:
+            _fail(path, _line_of(entry, key),
+                  f"unknown key {key!r} in rule entry; allowed keys: {', '.join(sorted(_KEYS))}")
+    for key in _REQUIRED:
+        if key not in entry:
+            _fail(path, line, f"rule entry lacks required key {key!r}")
+        if not isinstance(entry[key], str) or not entry[key].strip():
+            _fail(path, _line_of(entry, key), f"{key!r} must be a non-empty string")
+    code, name, severity = str(entry["code"]), str(entry["name"]), str(entry["severity"])
+    where = lambda key: _line_of(entry, key) or line  # noqa: E731 - tiny local helper
+    if not CODE_RE.match(code):
+        _fail(path, where("code"), f"rule code {code!r} must be 3 capital letters and 3 digits, e.g. POL501")
+    if not SLUG_RE.match(name):
+        _fail(path, where("name"), f"rule name {name!r} must be lowercase words joined by '-'")
+    if severity not in SEVERITIES:
+        _fail(path, where("severity"), f"severity {severity!r} must be one of {', '.join(SEVERITIES)}")
+    if ("check" in entry) == ("match" in entry):
+        _fail(path, line, f"rule {code} needs exactly one of 'check' (a Python check) or 'match' "
+                          f"(a declarative matcher)")
+    check = entry.get("check")
+    if check is not None and (not isinstance(check, str) or not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", check)):
+        _fail(path, where("check"), "'check' must be the name of a function in condorcfg.lint.checks")
+    match = None
+    if "match" in entry:
+        from condorcfg.lint.declarative import MatcherError, validate_matcher
+
+        try:
+            match = validate_matcher(_plain(entry["match"]))
+        except MatcherError as exc:
+            node = entry["match"]
+            _fail(path, (_line_of(node, exc.key) if exc.key and isinstance(node, dict) else 0) or where("match"),
+                  f"rule {code}: {exc}")
+    for key in ("enabled", "ignorable"):
+        if key in entry and not isinstance(entry[key], bool):
+            _fail(path, where(key), f"{key!r} must be true or false")
+    options = _plain(entry.get("options") or {})
+    if not isinstance(options, dict):
+        _fail(path, where("options"), "'options' must be a mapping of option name to default value")
+    references = _plain(entry.get("references") or [])
+    if not isinstance(references, list) or not all(isinstance(r, str) for r in references):
+        _fail(path, where("references"), "'references' must be a list of strings")
+    needs = _plain(entry.get("needs") or [])
+    if not isinstance(needs, list) or not set(needs) <= _NEEDS:
+        _fail(path, where("needs"), f"'needs' must be a list drawn from {', '.join(sorted(_NEEDS))}")
+    fix = entry.get("fix", "")
+    if not isinstance(fix, str):
+        _fail(path, where("fix"), "'fix' must be a string")
+    passes, fails = _parse_examples(path, entry, where("examples") if "examples" in entry else line)
+    return Rule(code=code, name=name, severity=severity, summary=str(entry["summary"]).strip(),
+                rationale=str(entry["rationale"]).strip(), fix=str(fix).strip(), check=check, match=match,
+                enabled=entry.get("enabled", True), ignorable=entry.get("ignorable", True),
+                options=options, references=references, needs=needs,
+                pass_examples=passes, fail_examples=fails, file=path, line=line)
+
+
+def _parse_examples(path: str, entry, line: int) -> tuple[list[Example], list[Example]]:
+    examples = entry.get("examples")
+    if examples is None:
+        _fail(path, line, f"rule {entry['code']} needs 'examples' with at least one 'fail' example")
+    if not isinstance(examples, dict) or not set(examples) <= {"pass", "fail"}:
+        _fail(path, line, "'examples' must be a mapping with 'pass' and 'fail' lists")
+    result = []
+    for kind in ("pass", "fail"):
+        items = examples.get(kind) or []
+        if not isinstance(items, list):
+            _fail(path, _line_of(examples, kind) or line, f"examples.{kind} must be a list")
+        parsed = []
+        for index, item in enumerate(items):
+            item_line = _item_line(items, index) or line
+            if isinstance(item, str):
+                parsed.append(Example(str(item), None, item_line))
+            elif isinstance(item, dict) and "config" in item and set(item) <= {"config", "machine"}:
+                machine = _plain(item.get("machine"))
+                if machine is not None and not isinstance(machine, dict):
+                    _fail(path, item_line, "an example's 'machine' must be a mapping (cpus, memory, ...)")
+                parsed.append(Example(str(item["config"]), machine, item_line))
+            else:
+                _fail(path, item_line, "an example is a config text string, or a mapping with 'config' "
+                                       "and optional 'machine'")
+        result.append(parsed)
+    # Only the engine's own internal-error rule cannot be provoked by a configuration.
+    if not result[1] and (_plain(entry.get("match")) or {}).get("engine") != "internal-error":
+        _fail(path, line, f"rule {entry['code']} needs at least one 'fail' example")
+    return result[0], result[1]
+
+
+def _item_line(seq, index: int) -> int:
+    lc = getattr(seq, "lc", None)
+    try:
+        return lc.item(index)[0] + 1
+    except (AttributeError, KeyError, TypeError, IndexError):
+        return 0
+
+
+def _plain(node):
+    """ruamel round-trip containers -> plain dict/list/str (so rules cache as JSON)."""
+    if isinstance(node, dict):
+        return {str(k): _plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_plain(v) for v in node]
+    if isinstance(node, str):
+        return str(node)
+    return node
+
+
+def _check_unique(rules: list[Rule]) -> None:
+    seen: dict[str, Rule] = {}
+    for rule in rules:
+        for key in (rule.code, rule.name):
+            if key in seen:
+                first = seen[key]
+                _fail(rule.file, rule.line, f"duplicate rule {key!r}; first defined at {first.file}:{first.line}")
+            seen[key] = rule
+
+
+# ---------------------------------------------------------------- JSON cache
+
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "condorcfg"
+
+
+def _cache_key(files: list[Path]) -> str:
+    digest = hashlib.sha256(f"{_CACHE_FORMAT}".encode())
+    for path in files + [Path(__file__), Path(__file__).with_name("declarative.py")]:
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        digest.update(f"{path.resolve()}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:32]
+
+
+def _read_cache(key: str) -> list[Rule] | None:
+    try:
+        data = json.loads((_cache_dir() / f"rules-{key}.json").read_text(encoding="utf-8"))
+        rules = []
+        for item in data:
+            item["pass_examples"] = [Example(**e) for e in item["pass_examples"]]
+            item["fail_examples"] = [Example(**e) for e in item["fail_examples"]]
+            rules.append(Rule(**item))
+        return rules
+    except (OSError, ValueError, TypeError, KeyError):
+        return None  # no cache or a stale/corrupt one: read the YAML
+
+
+def _write_cache(key: str, rules: list[Rule]) -> None:
+    directory = _cache_dir()
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        tmp = directory / f"rules-{key}.json.{os.getpid()}"
+        tmp.write_text(json.dumps([asdict(r) for r in rules]), encoding="utf-8")
+        os.replace(tmp, directory / f"rules-{key}.json")
+    except OSError:
+        pass  # a read-only home only costs speed

@@ -1,0 +1,116 @@
+"""SARIF 2.1.0 report, as GitHub code scanning wants it.
+
+Every rule that ran is described in ``tool.driver.rules`` (summary, rationale, the rendered
+rule page as help, default level); each result has a ``ruleId``/``ruleIndex``, a location
+whose URI is relative to ``%SRCROOT%`` (the project directory), and a
+``partialFingerprints.primaryLocationLineHash`` built from the rule, the file and the text of
+the line, so an alert survives lines moving above it.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from urllib.parse import quote
+
+from condorcfg.report import source_line
+
+_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+INFORMATION_URI = "https://github.com/condorcfg/condorcfg"
+
+
+def render(result, view) -> str:
+    from condorcfg import __version__
+
+    rules = _rules(result, view)
+    index = {rule.code: i for i, rule in enumerate(rules)}
+    root = Path(view.root).resolve()
+    seen: dict[str, int] = {}
+    results = []
+    for finding in result.findings:
+        item = {"ruleId": finding.code, "level": _LEVEL.get(finding.severity, "warning"),
+                "message": {"text": _message(finding)}}
+        if finding.code in index:
+            item["ruleIndex"] = index[finding.code]
+        loc = finding.location or (_fallback(result))
+        if loc is not None:
+            item["locations"] = [{"physicalLocation": _physical(loc, root)}]
+            text = (source_line(loc.file, loc.line) or "").strip() if loc.line else ""
+            digest = hashlib.sha256(f"{finding.code}\0{_uri(loc.file, root)[0]}\0{text}".encode()).hexdigest()[:16]
+            seen[digest] = seen.get(digest, 0) + 1
+            item["partialFingerprints"] = {"primaryLocationLineHash": f"{digest}:{seen[digest]}"}
+        results.append(item)
+    run = {
+        "tool": {"driver": {"name": "condorcfg", "version": __version__, "semanticVersion": __version__,
+                            "informationUri": INFORMATION_URI, "rules": [_descriptor(r) for r in rules]}},
+        "originalUriBaseIds": {"%SRCROOT%": {"uri": root.as_uri() + "/"}},
+        "columnKind": "unicodeCodePoints",
+        "results": results,
+    }
+    return json.dumps({"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}, indent=2) + "\n"
+
+
+def _rules(result, view) -> list:
+    """The rules that ran plus any rule a finding names (e.g. the engine's own), ordered by code."""
+    chosen = {rule.code: rule for rule in result.rules_run}
+    if view.ruleset is not None:
+        for finding in result.findings:
+            rule = view.ruleset.get(finding.code or "")
+            if rule is not None:
+                chosen.setdefault(rule.code, rule)
+    return [chosen[code] for code in sorted(chosen)]
+
+
+def _descriptor(rule) -> dict:
+    from condorcfg.report.rule_page import render_rule
+
+    return {
+        "id": rule.code,
+        "name": "".join(word.capitalize() for word in rule.name.split("-")),
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": " ".join(rule.rationale.split())},
+        "help": {"text": " ".join((rule.fix or rule.summary).split()), "markdown": render_rule(rule)},
+        "defaultConfiguration": {"level": _LEVEL[rule.severity], "enabled": rule.enabled},
+        "properties": {"tags": [rule.family, rule.name], "precision": "high"},
+    }
+
+
+def _message(finding) -> str:
+    text = finding.message
+    for note in finding.notes:
+        text += f"\nnote: {note}"
+    return text
+
+
+def _uri(file: str, root: Path) -> tuple[str, bool]:
+    """(uri, relative-to-root?) for a file."""
+    path = Path(file).resolve()
+    try:
+        return quote(path.relative_to(root).as_posix()), True
+    except ValueError:
+        return path.as_uri(), False
+
+
+def _physical(loc, root: Path) -> dict:
+    uri, relative = _uri(loc.file, root)
+    artifact = {"uri": uri}
+    if relative:
+        artifact["uriBaseId"] = "%SRCROOT%"
+    physical = {"artifactLocation": artifact}
+    if loc.line:
+        region = {"startLine": loc.line, "startColumn": max(loc.column, 1)}
+        if loc.end_line and loc.end_line >= loc.line:
+            region["endLine"] = loc.end_line
+        if loc.end_column and (loc.end_line or loc.line) == loc.line and loc.end_column > region["startColumn"]:
+            region["endColumn"] = loc.end_column
+        physical["region"] = region
+    return physical
+
+
+def _fallback(result):
+    """Findings about the configuration as a whole are shown on its first file (GitHub needs a location)."""
+    from condorcfg.diagnostics import Location
+
+    return Location(result.files[0], 1, 1) if result.files and os.path.exists(result.files[0]) else None

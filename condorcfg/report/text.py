@@ -1,0 +1,74 @@
+"""Human report: ``file:line:col: severity CODE slug message``, the source line, a caret, a summary.
+
+The caret underlines the finding's column range (``^~~~``) when it has one.  Colour is used
+only when asked for (the CLI turns it on for a terminal unless ``NO_COLOR`` is set).
+"""
+from __future__ import annotations
+
+from condorcfg.report import source_line
+
+_COLORS = {"error": "\033[1;31m", "warning": "\033[1;33m", "info": "\033[1;36m"}
+_BOLD, _DIM, _RESET, _CARET = "\033[1m", "\033[2m", "\033[0m", "\033[1;32m"
+
+
+def render(result, view) -> str:
+    paint = (lambda code, text: f"{code}{text}{_RESET}") if view.color else (lambda code, text: text)
+    out = []
+    for finding in result.findings:
+        loc = finding.location
+        where = ""
+        if loc is not None:
+            where = view.display_path(loc.file)
+            if loc.line:
+                where += f":{loc.line}:{loc.column}"
+            where = paint(_BOLD, where + ":") + " "
+        head = f"{paint(_COLORS.get(finding.severity, ''), finding.severity)} {paint(_BOLD, finding.code or '')}"
+        out.append(f"{where}{head} {finding.rule or ''} {finding.message}".rstrip())
+        out.extend(_excerpt(finding, paint))
+        for note in finding.notes:
+            out.append(f"  = note: {note}")
+        if finding.fix:
+            out.append(f"  = help: {' '.join(finding.fix.split())}")
+    out.append(summary(result, paint))
+    return "\n".join(out) + "\n"
+
+
+def _excerpt(finding, paint) -> list[str]:
+    loc = finding.location
+    text = source_line(loc.file, loc.line) if loc else None
+    if text is None:
+        return []
+    text = text.expandtabs(1)  # keep columns: one tab = one column, as the reader counts them
+    number = str(loc.line)
+    pad = " " * len(number)
+    start = max(loc.column, 1)
+    if loc.end_column and (loc.end_line in (None, loc.line)) and loc.end_column > start:
+        width = loc.end_column - start
+    elif loc.end_line and loc.end_line > loc.line:
+        width = max(len(text) - start + 1, 1)  # runs on past this line: underline to its end
+    else:
+        width = 1
+    marker = "^" + "~" * (width - 1)
+    return [f" {number} | {text}",
+            f" {pad} | {' ' * (start - 1)}{paint(_CARET, marker)}"]
+
+
+def summary(result, paint=lambda code, text: text) -> str:
+    counts = {s: result.count(s) for s in ("error", "warning", "info")}
+    total = len(result.findings)
+    files = len(result.files)
+    where = f" in {files} file{'s' * (files != 1)}" if files else ""
+    if total:
+        parts = ", ".join(f"{n} {s}{'s' * (n != 1 and s != 'info')}" for s, n in counts.items() if n)
+        text = f"Found {total} finding{'s' * (total != 1)} ({parts}){where}"
+    else:
+        text = f"No findings{where}"
+    extras = []
+    if result.suppressed:
+        extras.append(f"{len(result.suppressed)} suppressed")
+    if result.skipped_rules:
+        extras.append(f"{len(result.skipped_rules)} rule{'s' * (len(result.skipped_rules) != 1)} "
+                      f"skipped (need --machine)")
+    if extras:
+        text += "; " + ", ".join(extras)
+    return paint(_BOLD, text + ".")
