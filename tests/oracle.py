@@ -75,42 +75,54 @@ import htcondor2  # switches classad2 to HTCondor mode
 import classad2
 cases = json.loads(sys.stdin.read())
 out = []
+
+
+def printed(tree):
+    # the compact old-syntax print of an expression (lists and ads print on one line)
+    holder = classad2.ClassAd()
+    holder["x"] = tree
+    return holder.printOld().strip()[len("x = "):]
+
+
 for case in cases:
     try:
         expr = classad2.ExprTree(case["expr"])
     except Exception as exc:
         out.append({"error": "PARSE_ERROR"}); continue
     try:
-        if case.get("my") is None and case.get("target") is None:
-            value = expr.eval()
-        else:
+        scopes = ()
+        if case.get("my") is not None or case.get("target") is not None:
             my = classad2.ClassAd()
             for k, v in (case.get("my") or {}).items():
                 my[k] = classad2.ExprTree(v)
+            scopes = (my,)
             if case.get("target") is not None:
                 target = classad2.ClassAd()
                 for k, v in case["target"].items():
                     target[k] = classad2.ExprTree(v)
-                value = expr.eval(my, target)
-            else:
-                value = expr.eval(my)
+                scopes = (my, target)
+        value = expr.eval(*scopes)
+        text = printed(expr.simplify(*scopes)) if isinstance(value, (list, classad2.ClassAd, float)) \
+            or type(value).__name__ == "datetime" else None
     except Exception as exc:
         out.append({"error": "EVAL_EXCEPTION: %s" % exc}); continue
     if isinstance(value, classad2.Value):
-        typ = str(value).lower()
+        typ = str(value).lower().split(".")[-1]
         text = typ
     elif isinstance(value, bool):
         typ, text = "bool", "true" if value else "false"
     elif isinstance(value, int):
         typ, text = "int", str(value)
     elif isinstance(value, float):
-        typ, text = "real", repr(value)
+        typ = "reltime" if text.startswith("relTime(") else "real"
     elif isinstance(value, str):
         typ, text = "string", value
     elif isinstance(value, classad2.ClassAd):
-        typ, text = "classad", str(value)
+        typ = "classad"
     elif isinstance(value, list):
-        typ, text = "list", repr(value)
+        typ = "list"
+    elif type(value).__name__ == "datetime":
+        typ = "abstime"
     else:
         typ, text = type(value).__name__, str(value)
     out.append({"type": typ, "value": text})
@@ -121,8 +133,11 @@ print(json.dumps(out))
 def classad_eval_many(cases: list[dict], timeout: float = 120.0) -> list[dict]:
     """Evaluate ``[{"expr", "my", "target"}]`` with classad2 in HTCondor mode, in one process.
 
-    Each result is ``{"type", "value"}`` (value as Python would print it; strings raw)
-    or ``{"error": "PARSE_ERROR" | "EVAL_EXCEPTION: ..."}``.
+    Each result is ``{"type", "value"}`` or ``{"error": "PARSE_ERROR" | "EVAL_EXCEPTION: ..."}``.
+    ``type`` is ``int real string bool undefined error list classad abstime reltime``;
+    ``value`` is the raw text for strings and otherwise HTCondor's compact print of the
+    value in *old* syntax (``{ 1,1 + 1 }``, ``2.500000000000000E+00``, ``relTime("01:30")``):
+    parse it with ``syntax="old"`` to compare structurally.
     """
     env = dict(os.environ, CONDOR_CONFIG="/dev/null", TZ="UTC")
     proc = subprocess.run([sys.executable, "-c", _CLASSAD_CHILD], input=json.dumps(cases), env=env,

@@ -234,6 +234,44 @@ def subsystem_tables(lib: Library) -> dict[str, dict[str, dict]]:
     sys.exit("per-subsystem default tables not found")
 
 
+def template_tables(lib: Library) -> dict[str, dict[str, str]]:
+    """The configuration templates (metaknobs) compiled into the library: category -> name -> body.
+
+    They use the same ``{category, table, count}`` layout as the per-subsystem tables; found
+    through ROLE's Execute entry.  Used by tests/test_templates.py to check templates/*.config.
+    """
+    def is_triple(slot: int) -> bool:
+        if not lib.is_string_pointer(slot) or slot + 8 not in lib.relative:
+            return False
+        count = lib.word(slot + 16)
+        return 0 < count < 200 and all(is_pair(lib, lib.relative[slot + 8] + 16 * i) for i in range(count))
+
+    for address in lib.string_addresses("Execute"):
+        for pair in lib.slots_pointing_to(address):
+            for back in range(0, 16 * 50, 16):  # the table may start a few entries earlier
+                for triple in lib.slots_pointing_to(pair - back):
+                    triple -= 8
+                    if not is_triple(triple) or lib.string(lib.relative[triple]) != "ROLE":
+                        continue
+                    start, end = triple, triple
+                    while is_triple(start - 24):
+                        start -= 24
+                    while is_triple(end + 24):
+                        end += 24
+                    tables: dict[str, dict[str, str]] = {}
+                    for slot in range(start, end + 24, 24):
+                        base, count = lib.relative[slot + 8], lib.word(slot + 16)
+                        entries = {}
+                        for i in range(count):
+                            name = lib.string(lib.relative[base + 16 * i])
+                            definition = lib.pointer(base + 16 * i + 8)
+                            text = lib.pointer(definition) if definition is not None else None
+                            entries[name] = lib.string(text) if text is not None else ""
+                        tables[lib.string(lib.relative[slot])] = entries
+                    return tables
+    sys.exit("template tables not found")
+
+
 # --------------------------------------------------------------------------- oracle checks
 
 _CHILD = r'''

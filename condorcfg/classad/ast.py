@@ -22,9 +22,16 @@ class Node:
 
 @dataclass(eq=True, repr=False)
 class Literal(Node):
-    """int, float, str, bool, UNDEFINED, ERROR, AbsTime or RelTime value."""
+    """int, float, str, bool, UNDEFINED, ERROR, AbsTime or RelTime value.
+
+    ``spelling`` (rarely set) is the text HTCondor prints for this literal when
+    that is not the canonical print of ``value``: HTCondor 25.14.1 folds
+    ``relTime("1:00")`` at parse time into a literal that evaluates as the
+    *real* 60.0 but prints back as ``relTime("01:00")``.
+    """
 
     value: object
+    spelling: str | None = field(default=None, compare=False, kw_only=True)
 
 
 @dataclass(eq=True, repr=False)

@@ -109,8 +109,9 @@ class ClassAd(MutableMapping):
     literal and :meth:`set_expr` parses text at once.  ``parent`` is the
     enclosing ad for nested records.
 
-    Each entry is ``[spelling, expr, compiled, depth]``: the evaluator caches
-    the compiled form of ``expr`` in the entry (cleared on reassignment).
+    Each entry is ``[spelling, expr, compiled, depth, constant]``: the
+    evaluator caches the compiled form of ``expr`` in the entry (a new entry
+    on reassignment); depth -1 marks a literal whose value is ``constant``.
     """
 
     __slots__ = ("_data", "parent")
@@ -137,7 +138,7 @@ class ClassAd(MutableMapping):
         key = name.lower()
         old = self._data.get(key)
         # keep the first spelling, as HTCondor does when an attribute is reassigned
-        self._data[key] = [old[0] if old else name, expr, None, 0]
+        self._data[key] = [old[0] if old else name, expr, None, 0, None]
 
     def __delitem__(self, name: str) -> None:
         del self._data[name.lower()]

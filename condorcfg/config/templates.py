@@ -34,7 +34,7 @@ _HEADER = re.compile(r"^([A-Za-z0-9_.]+)\s+@=\s*(\S*)\s*$")
 
 @dataclass(frozen=True)
 class Template:
-    """One template: ``body`` is its text, starting at 1-based ``line`` of ``file``."""
+    """One template: ``body`` is its text (newline-terminated lines), starting at 1-based ``line`` of ``file``."""
 
     category: str  # upper case, e.g. "ROLE"
     name: str  # spelling of the built-in table, e.g. "Execute"
@@ -95,8 +95,9 @@ def parse_template_file(path: Path, category: str) -> list[Template]:
         if end == len(lines):
             raise CondorcfgError(error(f"template {category}:{name} has no closing `{close}` line; add it",
                                        str(path), index + 1))
-        body = _dedent(lines[index + 1:end])
-        found.append(Template(category, name, "\n".join(body), str(path), index + 2))
+        # Every body line ends in a newline: HTCondor treats an unterminated last line specially.
+        body = "".join(line + "\n" for line in _dedent(lines[index + 1:end]))
+        found.append(Template(category, name, body, str(path), index + 2))
         seen.add(name.upper())
         index = end + 1
     return found

@@ -406,7 +406,7 @@ def _apply_suppressions(findings, ctx, ruleset, enabled_codes, settings, files, 
             valid = []
             for written in sup.codes:
                 rule = ruleset.get(written)
-                where = Location(sup.file, sup.line, sup.column, sup.line, sup.end_column)
+                where = sup.location_of(written)
                 if rule is None:
                     engine_finding(INVALID_SUPPRESSION, f"suppression names unknown rule {written!r} "
                                                         f"(`condorcfg rules` lists codes and slugs)", where)
@@ -442,7 +442,7 @@ def _apply_suppressions(findings, ctx, ruleset, enabled_codes, settings, files, 
             scope = "this file" if sup.file_wide else "the next statement"
             engine_finding(UNUSED_SUPPRESSION, f"suppression of {written} is unused: {rule.code} ({rule.name}) "
                                                f"reports nothing in {scope}; remove it",
-                           Location(sup.file, sup.line, sup.column, sup.line, sup.end_column))
+                           sup.location_of(written))
     for finding in findings[before:]:  # the engine's own findings, which ignore-file[...] may still hide
         (result.suppressed if hidden(finding) else kept).append(finding)
     return kept

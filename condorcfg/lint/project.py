@@ -107,9 +107,11 @@ def _read_text(path: Path) -> str:
 
 
 def _read_toml(path: Path) -> dict | None:
+    text = _read_text(path)
+    if "condorcfg" not in text:
+        return None  # most pyproject.toml files are not ours: skip importing and parsing TOML
     import tomllib
 
-    text = _read_text(path)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -222,12 +224,12 @@ def _profile_ref(value, directory: Path, path: Path, line: int):
 
 def resolve_machine(project: ProjectConfig, choice: str | None):
     """The MachineProfile for ``--machine choice`` (a profile name or file) or the project default."""
-    from condorcfg import machine as machine_module
-
     ref = choice if choice is not None else project.machine
     from_project = choice is None or choice in project.machine_profiles
     if ref is None:
         return None
+    from condorcfg import machine as machine_module
+
     if isinstance(ref, str) and ref in project.machine_profiles:
         ref = project.machine_profiles[ref]
     if isinstance(ref, dict):

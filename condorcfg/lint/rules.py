@@ -35,6 +35,7 @@ import hashlib
 import json
 import os
 import re
+import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -119,24 +120,35 @@ class RuleSet:
         return kinds
 
 
-def default_rules_dir() -> Path:
+def default_rules_dirs() -> list[Path]:
+    """``$CONDORCFG_RULES_DIR`` (directories separated by os.pathsep) or the project's ``rules/``."""
     override = os.environ.get(RULES_DIR_ENV)
     if override:
-        return Path(override)
-    return Path(__file__).resolve().parents[2] / "rules"
+        return [Path(p) for p in override.split(os.pathsep) if p]
+    return [SOURCE_TREE_RULES if SOURCE_TREE_RULES.is_dir() or not INSTALLED_RULES.is_dir() else INSTALLED_RULES]
+
+
+SOURCE_TREE_RULES = Path(__file__).resolve().parents[2] / "rules"  # a checkout or editable install
+INSTALLED_RULES = Path(sys.prefix) / "share" / "condorcfg" / "rules"  # a wheel's data-files
 
 
 _loaded: dict[str, RuleSet] = {}
 
 
-def load_rules(directory: str | os.PathLike | None = None, use_cache: bool = True) -> RuleSet:
-    """Read every ``*.yaml`` in ``directory`` (default: the project's ``rules/``)."""
-    directory = Path(directory) if directory is not None else default_rules_dir()
-    files = sorted(directory.glob("*.yaml"))
+def load_rules(directories=None, use_cache: bool = True) -> RuleSet:
+    """Read every ``*.yaml`` in the rule directories (default: :func:`default_rules_dirs`)."""
+    if directories is None:
+        directories = default_rules_dirs()
+    elif isinstance(directories, (str, os.PathLike)):
+        directories = [Path(directories)]
+    files = [f for d in directories for f in sorted(Path(d).glob("*.yaml"))]
     if not files:
-        raise RuleFileError(Diagnostic("error", f"no rule files (*.yaml) found in {directory}; "
-                                       f"set {RULES_DIR_ENV} to the rules/ directory",
-                                       Location(str(directory))))
+        names = ", ".join(str(d) for d in directories)
+        hint = f"set {RULES_DIR_ENV} to the rules/ directory"
+        if list(map(Path, directories)) == [SOURCE_TREE_RULES] and not SOURCE_TREE_RULES.is_dir():
+            hint = (f"this installation of condorcfg lacks its rule files (looked in {SOURCE_TREE_RULES} and "
+                    f"{INSTALLED_RULES}); the package must install rules/*.yaml as data files, or {hint}")
+        raise RuleFileError(Diagnostic("error", f"no rule files (*.yaml) found in {names}; {hint}", Location(names)))
     key = _cache_key(files)
     if key in _loaded:
         return _loaded[key]
@@ -155,8 +167,8 @@ def load_rules(directory: str | os.PathLike | None = None, use_cache: bool = Tru
 
 # ---------------------------------------------------------------- validation
 
-def _fail(path, line: int, message: str):
-    raise RuleFileError(Diagnostic("error", message, Location(str(path), line or 1, 1), code="rule-file"))
+def _fail(path, line: int, message: str, column: int = 1):
+    raise RuleFileError(Diagnostic("error", message, Location(str(path), line or 1, column), code="rule-file"))
 
 
 def _line_of(node, key=None) -> int:
@@ -188,7 +200,10 @@ def parse_rule_file(path: str | os.PathLike, text: str | None = None) -> list[Ru
     except YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        _fail(path, mark.line + 1 if mark else 0, f"rule file is not valid YAML: {problem}")
+        if "mapping values are not allowed" in problem:
+            problem += " (a value containing ': ' must be quoted or written as a '>' block)"
+        _fail(path, mark.line + 1 if mark else 0, f"rule file is not valid YAML: {problem}",
+              mark.column + 1 if mark else 1)
     if data is None:
         return []
     if not isinstance(data, list):
@@ -207,19 +222,20 @@ def _parse_rule(path: str, entry) -> Rule:
         if key not in _KEYS:
             _fail(path, _line_of(entry, key),
                   f"unknown key {key!r} in rule entry; allowed keys: {', '.join(sorted(_KEYS))}")
-    for key in _REQUIRED:
-        if key not in entry:
-            _fail(path, line, f"rule entry lacks required key {key!r}")
-        if not isinstance(entry[key], str) or not entry[key].strip():
-            _fail(path, _line_of(entry, key), f"{key!r} must be a non-empty string")
-    code, name, severity = str(entry["code"]), str(entry["name"]), str(entry["severity"])
     where = lambda key: _line_of(entry, key) or line  # noqa: E731 - tiny local helper
-    if not CODE_RE.match(code):
+    for key in _REQUIRED:
+        if key in entry and (not isinstance(entry[key], str) or not entry[key].strip()):
+            _fail(path, where(key), f"{key!r} must be a non-empty string")
+    code, name, severity = (str(entry.get(k, "")) for k in ("code", "name", "severity"))
+    if "code" in entry and not CODE_RE.match(code):
         _fail(path, where("code"), f"rule code {code!r} must be 3 capital letters and 3 digits, e.g. POL501")
-    if not SLUG_RE.match(name):
+    if "name" in entry and not SLUG_RE.match(name):
         _fail(path, where("name"), f"rule name {name!r} must be lowercase words joined by '-'")
-    if severity not in SEVERITIES:
+    if "severity" in entry and severity not in SEVERITIES:
         _fail(path, where("severity"), f"severity {severity!r} must be one of {', '.join(SEVERITIES)}")
+    missing = [key for key in _REQUIRED if key not in entry]
+    if missing:
+        _fail(path, line, f"rule entry {code or ''} lacks required key(s) {', '.join(missing)}".replace("  ", " "))
     if ("check" in entry) == ("match" in entry):
         _fail(path, line, f"rule {code} needs exactly one of 'check' (a Python check) or 'match' "
                           f"(a declarative matcher)")

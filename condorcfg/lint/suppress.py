@@ -34,6 +34,13 @@ class Suppression:
     first: int = 0       # covered lines (inclusive); 0 when nothing follows
     last: int = 0
     used: set[str] = field(default_factory=set)  # entries of `codes` (upper-case) that hid a finding
+    spans: dict[str, tuple[int, int]] = field(default_factory=dict)  # code (upper) -> its columns
+
+    def location_of(self, code: str):
+        from condorcfg.diagnostics import Location
+
+        start, end = self.spans.get(code.upper(), (self.column, self.end_column))
+        return Location(self.file, self.line, start, self.line, end)
 
     def covers(self, line: int) -> bool:
         return self.file_wide or self.first <= line <= self.last
@@ -66,8 +73,10 @@ def scan(file: str, lines: list[str]) -> tuple[list[Suppression], list[Problem]]
                                     f"'# condorcfg: ignore[CODE,...] reason' or "
                                     f"'# condorcfg: ignore-file[CODE,...] reason'"))
             continue
-        codes = [c.strip() for c in found.group("codes").split(",") if c.strip()]
         codes_col = body_col + found.start("codes")
+        spans = [(m.group(), codes_col + m.start(), codes_col + m.end())
+                 for m in re.finditer(r"[^,\s]+", found.group("codes"))]
+        codes = [code for code, _, _ in spans]
         if not codes:
             problems.append(Problem(file, index + 1, codes_col - 1, codes_col + 1,
                                     "empty suppression: name the rule codes or slugs it hides, "
@@ -75,7 +84,8 @@ def scan(file: str, lines: list[str]) -> tuple[list[Suppression], list[Problem]]
             continue
         file_wide = found.group("kind").lower() == "ignore-file"
         sup = Suppression(file, index + 1, codes_col, body_col + found.end("codes"), codes,
-                          found.group("reason").strip(), file_wide)
+                          found.group("reason").strip(), file_wide,
+                          spans={code.upper(): (start, end) for code, start, end in spans})
         if not file_wide:
             sup.first, sup.last = _covered_lines(lines, index + 1)
         suppressions.append(sup)

@@ -36,8 +36,11 @@ class Knobs:
             if not candidate:
                 continue
             definition = self.cfg.source(candidate)
-            location = getattr(definition, "location", None) if definition is not None else None
-            if location is not None and getattr(definition, "origin", "file") != "default":
+            if definition is None or getattr(definition, "origin", "file") == "default":
+                continue
+            # a knob set by a template points at the `use` line that pulled the template in
+            location = getattr(definition, "use_location", None) or getattr(definition, "location", None)
+            if location is not None:
                 return location
         files = getattr(self.cfg, "files", None) or []
         return Location(files[0], 0) if files else None

@@ -20,6 +20,9 @@ from condorcfg.slots.shares import AUTO, ShareError, SlotRequest, parse_slot_typ
 
 FLOOR = -0.000001  # the startd's tolerance when checking what remains
 FAILURE_MODES = ("CONTINUE", "CLEAR", "ABORT")
+# bounds that keep hostile configs cheap; far above any real machine
+MAX_SLOTS = 4096
+MAX_TYPES = 1000
 _SHARE_KNOB = re.compile(r"^SLOT_TYPE_(\d+)$", re.IGNORECASE)
 _COUNT_KNOB = re.compile(r"^NUM_SLOTS_TYPE_(\d+)$", re.IGNORECASE)
 
@@ -88,6 +91,11 @@ def _plural(number: float, word: str) -> str:
 def count_types(knobs: Knobs, totals: MachineTotals, problems: list) -> list[SlotType]:
     """The slot types that will have slots, in type order (spec §3)."""
     max_types = knobs.integer("MAX_SLOT_TYPES", 10, problems)
+    if max_types > MAX_TYPES:
+        problems.append(knobs.warning(
+            f"MAX_SLOT_TYPES = {max_types} is more than condorcfg examines; only types up to {MAX_TYPES} are read",
+            "MAX_SLOT_TYPES"))
+        max_types = MAX_TYPES
     for bad in ("SLOT_TYPE_0", "NUM_SLOTS_TYPE_0", "VIRTUAL_MACHINE_TYPE_0"):
         if knobs.value(bad) is not None:
             problems.append(knobs.error(
@@ -113,6 +121,12 @@ def count_types(knobs: Knobs, totals: MachineTotals, problems: list) -> list[Slo
                 f"SLOT_TYPE_{type_id} is defined but {knob} is 0 (or unset), so no slot of type {type_id} "
                 f"is created; set {knob}", f"SLOT_TYPE_{type_id}"))
 
+    total = sum(counts.values()) if counts else 0
+    if total > MAX_SLOTS:
+        problems.append(knobs.error(
+            f"the slot types ask for {total} slots; condorcfg builds at most {MAX_SLOTS} (no real machine has "
+            "more); lower NUM_SLOTS_TYPE_<N>", next(f"NUM_SLOTS_TYPE_{t}" for t in counts)))
+        counts = _clamp(counts, MAX_SLOTS)
     types: list[SlotType] = []
     if counts:
         if knobs.value("NUM_SLOTS") is not None:
@@ -127,8 +141,22 @@ def count_types(knobs: Knobs, totals: MachineTotals, problems: list) -> list[Slo
         if count < 0:
             problems.append(knobs.error(f"NUM_SLOTS is {count}; the number of slots cannot be negative", "NUM_SLOTS"))
             count = 0
+        if count > MAX_SLOTS:
+            problems.append(knobs.error(
+                f"NUM_SLOTS = {count} is more than the {MAX_SLOTS} slots condorcfg builds; lower it", "NUM_SLOTS"))
+            count = MAX_SLOTS
         types.append(_slot_type(knobs, 0, count, "NUM_SLOTS", True, problems))
     return types
+
+
+def _clamp(counts: dict[int, int], limit: int) -> dict[int, int]:
+    clamped, left = {}, limit
+    for type_id, count in counts.items():
+        if left <= 0:
+            break
+        clamped[type_id] = min(count, left)
+        left -= clamped[type_id]
+    return clamped
 
 
 def _slot_type(knobs: Knobs, type_id: int, count: int, count_knob: str, default_p: bool, problems) -> SlotType:

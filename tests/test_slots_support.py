@@ -1,4 +1,4 @@
-"""A dict-backed stand-in for the reader's Config, for slot tests that must not depend on the reader."""
+"""Support for the slot tests (no tests here): a dict-backed stand-in for the reader's Config."""
 from __future__ import annotations
 
 from types import SimpleNamespace

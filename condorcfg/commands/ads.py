@@ -1,0 +1,45 @@
+"""``condorcfg ads``: the machine ad every slot would advertise, like ``condor_status -l``."""
+from __future__ import annotations
+
+import sys
+
+from condorcfg.commands._slot_args import add_config_and_machine, load_slot_ads, print_diagnostics
+
+
+def add_arguments(parser) -> None:
+    add_config_and_machine(parser)
+    parser.add_argument("--format", choices=("long", "json", "new"), default="long",
+                        help="long: condor_status -l style (default); json: condor_status -json; new: [ ... ] ads")
+    parser.add_argument("--public", action="store_true",
+                        help="the collector's view: without the policy expressions only the startd sees")
+    parser.add_argument("--policy", action="store_true",
+                        help="also report the local policy of each slot (IsOwner, Start, initial state) on stderr")
+
+
+def run(args) -> int:
+    from condorcfg.diagnostics import CondorcfgError
+    from condorcfg.slots.output import FORMATS
+
+    try:
+        ads, config_errors = load_slot_ads(args, public=args.public)
+    except CondorcfgError as exc:
+        print(exc.diagnostic.format(), file=sys.stderr)
+        return 2
+    selected = [a for a in ads if args.slot is None or a.slot_id == args.slot]
+    print_diagnostics(config_errors + ads.diagnostics)
+    if args.slot is not None and not selected:
+        print(f"condorcfg ads: there is no slot {args.slot}; slots: "
+              f"{', '.join(str(a.slot_id) for a in ads) or 'none'}", file=sys.stderr)
+        return 2
+    sys.stdout.write(FORMATS[args.format]([a.ad for a in selected]))
+    if args.policy:
+        from condorcfg.classad import unparse
+
+        for slot_ad in selected:
+            policy = slot_ad.local_policy
+            extra = ""
+            if policy.undefined or policy.job_references:
+                extra = f"; undefined without a job: {', '.join(policy.job_references + policy.undefined)}"
+            print(f"{slot_ad.name}: IsOwner = {unparse(policy.is_owner)}, Start = {unparse(policy.start)}, "
+                  f"initial state {policy.state}{extra}", file=sys.stderr)
+    return 1 if (config_errors or ads.errors) else 0

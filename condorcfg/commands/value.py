@@ -1,0 +1,97 @@
+"""``condorcfg value``: print the expanded value of knobs, like ``condor_config_val``.
+
+Text output is one value per line; an undefined (or empty) knob prints
+``Not defined: KNOB`` on stderr and makes the exit status 1.  ``--format json``
+prints one object mapping each name to its value or null.  ``--verbose`` adds
+where the value was defined, its raw text, the template it came from and the
+definitions it overrode.  A configuration HTCondor rejects exits 2.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+from condorcfg.commands._config_args import add_config_arguments, load_from_args, print_reader_warnings
+
+EXIT_OK, EXIT_UNDEFINED, EXIT_ERROR = 0, 1, 2
+
+
+def add_arguments(parser) -> None:
+    add_config_arguments(parser)
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    parser.add_argument("--verbose", "-v", action="store_true",
+                        help="show file:line, raw text, template and overridden definitions")
+    parser.add_argument("knobs", nargs="+", metavar="KNOB", help="knob names (case-insensitive)")
+
+
+def _location_text(definition) -> str:
+    if definition.origin == "default":
+        return "built-in default"
+    if definition.origin == "host":
+        return "detected host fact"
+    if definition.origin == "env":
+        return f"environment ({definition.text.split('=', 1)[0] if definition.text else definition.name})"
+    where = str(definition.location)
+    if definition.template:
+        where += f" (template {definition.template}, used at {definition.use_location})"
+    return where
+
+
+def _provenance(config, name: str) -> dict | None:
+    definition = config.source(name)
+    if definition is None:
+        return None
+    chain = []
+    previous = definition.overrode
+    while previous is not None:
+        chain.append({"location": _location_text(previous), "raw": previous.raw})
+        previous = previous.overrode
+    return {"defined_at": _location_text(definition), "origin": definition.origin, "raw": definition.raw,
+            "text": definition.text, "template": definition.template,
+            "used_at": str(definition.use_location) if definition.use_location else None,
+            "overrode": chain}
+
+
+def run(args) -> int:
+    from condorcfg.diagnostics import CondorcfgError
+
+    config = load_from_args(args)
+    if config is None:
+        return EXIT_ERROR
+    print_reader_warnings(config)
+    status = EXIT_OK
+    values: dict[str, str | None] = {}
+    for name in args.knobs:
+        try:
+            values[name] = config.value(name)
+        except CondorcfgError as exc:
+            print(exc.diagnostic.format(), file=sys.stderr)
+            values[name] = None
+            status = EXIT_ERROR
+    if args.format == "json":
+        if args.verbose:
+            out = {name: dict(value=values[name], **(_provenance(config, name) or {})) for name in args.knobs}
+        else:
+            out = values
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        if status == EXIT_OK and any(v is None for v in values.values()):
+            status = EXIT_UNDEFINED
+        return status
+    for name in args.knobs:
+        value = values[name]
+        if value is None:
+            print(f"Not defined: {name}", file=sys.stderr)
+            status = max(status, EXIT_UNDEFINED)
+            if not args.verbose:
+                continue
+        else:
+            print(value if not args.verbose else f"{name} = {value}")
+        if args.verbose:
+            info = _provenance(config, name)
+            if info is None:
+                continue
+            print(f"  # defined at {info['defined_at']}")
+            print(f"  # raw: {info['raw']}")
+            for item in info["overrode"]:
+                print(f"  # overrode: {item['location']}: {item['raw']}")
+    return status

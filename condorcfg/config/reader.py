@@ -1,0 +1,751 @@
+"""Read configuration files the way HTCondor 25.14.1 does and build a :class:`Config`.
+
+Order of work (config-language.md section 2):
+
+1. detected host facts (``ARCH``, ``DETECTED_*``, ``SUBSYSTEM``, ``CONFIG_ROOT`` ...);
+2. the main file(s), statement by statement: assignments (names expanded
+   now, values kept raw with self references expanded), if-blocks, includes,
+   ``use`` templates, ``error``/``warning``;
+3. ``FULL_HOSTNAME``/``HOSTNAME`` (``NETWORK_HOSTNAME`` wins);
+4. ``LOCAL_CONFIG_DIR``, ``LOCAL_CONFIG_FILE`` (re-read after each file),
+   ``LOCAL_CONFIG_DIR`` again if it changed, ``USER_CONFIG_FILE``;
+5. ``_CONDOR_*`` environment overrides;
+6. the re-inserted special macros and the ``UID_DOMAIN``/``FILESYSTEM_DOMAIN``
+   fallbacks.
+
+Configuration text is untrusted: commands (``include : cmd |``,
+``include command :``, a ``LOCAL_CONFIG_FILE`` ending in ``|``) run only
+with ``allow_exec=True``; otherwise they become ``command-include``
+diagnostics and reading goes on.  Nesting of includes, if-blocks and
+templates and the size of files are bounded.  A configuration HTCondor
+rejects raises :class:`CondorcfgError` pointing at the offending line.
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+from typing import Mapping
+
+from condorcfg.config import statements as st
+from condorcfg.config.conditions import ConditionError, evaluate_condition
+from condorcfg.config.model import Config, Definition
+from condorcfg.config.source import LineTooLong, LogicalLine, decode, logical_lines
+from condorcfg.diagnostics import CondorcfgError, Diagnostic, Location, error, warning
+
+MAX_INCLUDE_DEPTH = 20  # HTCondor: "includes nested too deep" at depth 20
+MAX_IF_DEPTH = 63  # the 64th nested if is fatal in HTCondor
+MAX_USE_DEPTH = 16  # nested `use` inside template bodies
+MAX_FILE_SIZE = 64 * 1024 * 1024
+COMMAND_TIMEOUT = 60  # seconds, for --allow-exec commands
+DEFAULT_EXCLUDE_REGEXP = (r"^((\..*)|(.*\.pl)|(.*\.py)|(.*\.sh)|(.*~)|(#.*)|(.*\.rpmsave)|(.*\.rpmnew)"
+                          r"|(.*\.dpkg-old)|(.*\.dpkg-dist)|(.*\.cfsaved))$")
+SYSTEM_CONFIG_LOCATIONS = ("/etc/condor/condor_config", "/usr/local/etc/condor_config",
+                           "~condor/condor_config")
+_META_HEAD = re.compile(r"\$\((\d+)([?#+]?)")
+_BLANKS = " \t\n\v\f\r"
+_LOCATION_HINT = {
+    "illegal-name": "knob names may only contain letters, digits, '_', '.' and '/'",
+}
+
+
+def _fatal(message: str, where: Location | None, code: str = "config-error", notes=None) -> CondorcfgError:
+    diagnostic = Diagnostic("error", message, where, code=code, notes=list(notes or []))
+    return CondorcfgError(diagnostic)
+
+
+def _same_param_value(default: str | None, value: str) -> bool:
+    """HTCondor's test for "this assignment just repeats the built-in default" (kept as the default text)."""
+    if default is None:
+        return False
+    if default == value:
+        return True
+    return default.lower() == value.lower() and default.lower() in ("true", "false")
+
+
+def _truthy(text: str | None, fallback: bool) -> bool:
+    """HTCondor's boolean knob reading for the few knobs the reader itself uses (T/F initials accepted)."""
+    if text is None:
+        return fallback
+    word = text.strip().lower()
+    if not word:
+        return fallback
+    if word in ("true", "t", "yes", "1") or word.startswith("t"):
+        return True
+    if word in ("false", "f", "no", "0") or word.startswith("f"):
+        return False
+    return fallback
+
+
+class Reader:
+    """Reads sources into one Config.  One Reader per load()."""
+
+    def __init__(self, config: Config, allow_exec: bool, templates, allowed_dirs: list[str], cwd: str):
+        self.config = config
+        self.allow_exec = allow_exec
+        self.templates = templates
+        self.allowed_dirs = [os.path.realpath(d) for d in allowed_dirs]
+        self.cwd = cwd
+        self.use_depth = 0
+
+    # --- sources ---------------------------------------------------------------------------
+
+    def _note_outside(self, path: str, where: Location | None) -> None:
+        real = os.path.realpath(path)
+        if self.allowed_dirs and not any(real == d or real.startswith(d.rstrip("/") + "/")
+                                         for d in self.allowed_dirs):
+            self.config.diagnostics.append(Diagnostic(
+                "warning", f"reading {path}, which is outside the directories of the configuration given",
+                where, code="outside-file",
+                notes=["the result depends on this machine's files; pass the file explicitly to check it too"]))
+
+    def read_file(self, path: str, depth: int, where: Location | None = None, required: bool = True) -> bool:
+        """Parse one file; False if it does not exist and is not required."""
+        full = path if os.path.isabs(path) else os.path.join(self.cwd, path)
+        if os.path.isdir(full):
+            return True  # HTCondor accepts a directory as an include and reads nothing
+        try:
+            size = os.path.getsize(full)
+            if size > MAX_FILE_SIZE:
+                raise _fatal(f"{path} is {size} bytes; configuration files larger than {MAX_FILE_SIZE} bytes "
+                             f"are refused", where, code="file-too-large")
+            with open(full, "rb") as handle:
+                data = handle.read()
+        except FileNotFoundError:
+            if not required:
+                return False
+            raise _fatal(f"cannot open {path}: no such file; create it or use `include ifexist :`",
+                         where or Location(path), code="missing-file")
+        except OSError as exc:
+            if not required:
+                return False
+            raise _fatal(f"cannot read {path}: {exc.strerror}", where or Location(path), code="unreadable-file")
+        self._note_outside(full, where)
+        self.config.files.append(path)
+        self.read_text(decode(data), path, depth)
+        return True
+
+    def read_command(self, command: str, depth: int, where: Location | None, cache: str | None = None) -> None:
+        """Run a configuration command (only with allow_exec) and parse its output."""
+        if cache:
+            cache_path = cache if os.path.isabs(cache) else os.path.join(self.cwd, cache)
+            if os.path.exists(cache_path):
+                self.read_file(cache, depth, where)
+                return
+        if not self.allow_exec:
+            self.config.diagnostics.append(Diagnostic(
+                "warning", f"not running configuration command `{command}`; its output is not included",
+                where, code="command-include",
+                notes=["pass --allow-exec (allow_exec=True) to run commands named by the configuration"]))
+            return
+        argv = command.split()
+        if not argv:
+            raise _fatal("an include command is empty; name a program to run", where, code="bad-command")
+        try:
+            proc = subprocess.run(argv, capture_output=True, timeout=COMMAND_TIMEOUT, cwd=self.cwd, check=False)
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise _fatal(f"cannot run configuration command `{command}`: {exc}", where, code="bad-command")
+        output = proc.stdout[:MAX_FILE_SIZE]
+        self.config.files.append(command + " |")
+        if cache:
+            try:
+                Path(cache_path).write_bytes(output)
+            except OSError as exc:
+                self.config.diagnostics.append(warning(f"cannot write the include cache {cache}: {exc.strerror}",
+                                                       where.file if where else None, where.line if where else 0))
+        self.read_text(decode(output), command + " |", depth)
+
+    # --- statements ------------------------------------------------------------------------
+
+    def read_text(self, text: str, file: str, depth: int, first_line: int = 1, template: str | None = None,
+                  use_location: Location | None = None) -> None:
+        try:
+            lines = logical_lines(text, file, first_line)
+        except LineTooLong as exc:
+            raise _fatal(f"a logical line is longer than the limit; check for a runaway `\\` continuation",
+                         Location(file, exc.line), code="line-too-long")
+        ifs: list[list] = []  # [parent_active, taking, done, seen_else, location]
+        index = 0
+        count = len(lines)
+        cfg = self.config
+        while index < count:
+            line = lines[index]
+            index += 1
+            where = Location(file, line.line, line.column, line.end_line)
+            text_ = line.text
+            if text_.startswith(":"):
+                rest = text_[1:].lstrip(_BLANKS)
+                keyword = st.if_keyword(rest)
+                if ifs or (keyword and keyword[0] == "if"):
+                    text_ = rest
+            keyword = st.if_keyword(text_)
+            active = all(entry[1] for entry in ifs)
+            if keyword:
+                self._if_line(keyword, ifs, active, where, line, template, use_location)
+                continue
+            if not active:
+                cfg.statements.append(st.Statement("skipped", where, text_, active=False, template=template,
+                                                   use_location=use_location))
+                continue
+            try:
+                kind, name, operator, value, options = st.parse_statement(text_)
+            except st.StatementError as exc:
+                raise _fatal(f"HTCondor rejects this line: {exc.hint}", where, code="syntax")
+            statement = st.Statement(kind, where, text_, name=name, operator=operator, value=value,
+                                     options=options, template=template, use_location=use_location)
+            cfg.statements.append(statement)
+            if kind == st.SECTION:
+                continue
+            if kind == st.HEREDOC:
+                body, index = self._collect_heredoc(lines, index, value, where, file)
+                statement.value = body
+                self._assign(name, body, "@=", where, statement)
+            elif kind in (st.ASSIGN, st.APPEND):
+                self._assign(name, value, operator, where, statement)
+            elif kind == st.INCLUDE:
+                self._include(options, value, depth, where)
+            elif kind == st.USE:
+                self._use(options, value, depth, where)
+            elif kind in (st.ERROR, st.WARNING):
+                self._message(kind, value, where, statement)
+        if ifs:
+            opened = ifs[-1][4]
+            raise _fatal("this `if` has no matching `endif` before the end of the file "
+                         "(an if-block must be closed in the file that opens it)", opened, code="unclosed-if")
+
+    def _collect_heredoc(self, lines: list[LogicalLine], index: int, tag: str, where: Location, file: str):
+        close = "@" + tag
+        body = []
+        while index < len(lines):
+            line = lines[index]
+            index += 1
+            if line.text.strip(_BLANKS) == close:
+                return "\n".join(body), index
+            body.append(line.text)
+        raise _fatal(f"the multi-line value started here is never closed: add a line `{close}`", where,
+                     code="unclosed-heredoc")
+
+    def _if_line(self, keyword, ifs, active, where, line, template, use_location) -> None:
+        word, condition = keyword
+        cfg = self.config
+        cfg.statements.append(st.Statement(word, where, line.text, value=condition, active=active,
+                                           template=template, use_location=use_location))
+        if word == "if":
+            if len(ifs) >= MAX_IF_DEPTH:
+                raise _fatal(f"if-blocks are nested more than {MAX_IF_DEPTH} deep (HTCondor: if nesting too deep!)",
+                             where, code="if-depth")
+            taking = self._condition(condition, "if", where) if active else False
+            ifs.append([active, taking, taking, False, where])
+        elif word == "elif":
+            if not ifs:
+                raise _fatal("`elif` without a matching `if`", where, code="if-structure")
+            top = ifs[-1]
+            if top[3]:
+                raise _fatal("`elif` after `else` is not allowed; move it before the `else`", where,
+                             code="if-structure")
+            if top[0] and not top[2]:
+                top[1] = self._condition(condition, "elif", where)
+                top[2] = top[1]
+            else:
+                top[1] = False
+        elif word == "else":
+            if not ifs:
+                raise _fatal("`else` without a matching `if`", where, code="if-structure")
+            top = ifs[-1]
+            if top[3]:
+                raise _fatal("a second `else` in the same if-block is not allowed", where, code="if-structure")
+            top[1] = top[0] and not top[2]
+            top[2] = True
+            top[3] = True
+        else:  # endif
+            if not ifs:
+                raise _fatal("`endif` without a matching `if`", where, code="if-structure")
+            ifs.pop()
+
+    def _condition(self, condition: str, keyword: str, where: Location) -> bool:
+        cfg = self.config
+        try:
+            return evaluate_condition(condition, cfg.expand, cfg.is_defined, self._template_exists)
+        except ConditionError as exc:
+            raise _fatal(f"`{condition}` is not a valid {keyword} condition because {exc.reason}; HTCondor "
+                         f"accepts only numbers, true/false/yes/no, `defined NAME`, `version OP X.Y.Z` "
+                         f"and `$(...)` expanding to one of those", where, code="bad-condition")
+
+    def _template_exists(self, category: str, name: str | None) -> bool:
+        names = self.templates.template_names(category)
+        if name is None:
+            return bool(names)
+        return self.templates.find_template(category, name) is not None
+
+    def _assign(self, name_text: str, value: str, operator: str, where: Location, statement) -> None:
+        cfg = self.config
+        # names are expanded now - except in template bodies, where `$(` makes the name invalid
+        name = cfg.expand(name_text) if "$" in name_text and not statement.template else name_text
+        if not st.is_valid_name(name):
+            shown = f"{name_text!r} expands to {name!r}" if name != name_text else repr(name)
+            raise _fatal(f"illegal knob name {shown}; {_LOCATION_HINT['illegal-name']}", where, code="illegal-name")
+        statement.name = name
+        if operator == ":" and name.lower() != "runbenchmarks":
+            cfg.diagnostics.append(Diagnostic(
+                "warning", f"obsolete use of ':' for assignment of {name}; write `{name} = ...`", where,
+                code="colon-assignment"))
+        existing = cfg.stored(name)
+        if operator == "+=":
+            old = existing.raw if existing is not None else cfg.defaults.get(name.upper())
+            value = f"{old} {value}" if old else value
+        raw = cfg.expand_self(name, value, where)
+        matches_default = False
+        if existing is None and "." not in name:
+            default = cfg.defaults.get(name.upper())
+            if _same_param_value(default, raw):
+                raw, matches_default = default, True
+        origin = "template" if statement.template else "file"
+        cfg.define(Definition(name, raw, where, origin=origin, template=statement.template,
+                              use_location=statement.use_location, text=statement.text,
+                              matches_default=matches_default))
+
+    def _include(self, options: str, target_text: str, depth: int, where: Location) -> None:
+        ifexist = command = False
+        cache = None
+        words = options.split()
+        unknown = []
+        position = 0
+        while position < len(words):
+            word = words[position].lower()
+            if word in ("ifexist", "ifexists"):
+                ifexist = True
+            elif word in ("command", "output"):
+                command = True
+            elif word == "into" and position + 1 < len(words):
+                position += 1
+                cache = self.config.expand(words[position])
+            else:
+                unknown.append(words[position])
+            position += 1
+        if unknown:
+            raise _fatal(f"unexpected word(s) {' '.join(unknown)!r} after include; the options are "
+                         f"ifexist, command and into FILE", where, code="bad-include")
+        target = self.config.expand(target_text).strip(_BLANKS)
+        if target.endswith("|"):
+            command = True
+            target = target[:-1].rstrip(_BLANKS)
+        if depth + 1 >= MAX_INCLUDE_DEPTH:
+            raise _fatal(f"includes are nested {MAX_INCLUDE_DEPTH} deep (an include loop?); HTCondor stops with "
+                         f"`includes nested too deep`", where, code="include-depth")
+        if command:
+            self.read_command(target, depth + 1, where, cache)
+            return
+        if not target:
+            raise _fatal("include of an empty file name (did a macro expand to nothing?)", where,
+                         code="missing-file")
+        if not self.read_file(target, depth + 1, where, required=not ifexist):
+            return
+
+    def _use(self, category_text: str, items_text: str, depth: int, where: Location) -> None:
+        category = self.config.expand(category_text).strip(_BLANKS) if category_text else ""
+        if not category:
+            raise _fatal(f"`use` needs a category before the colon, e.g. `use ROLE : {items_text.strip()}`",
+                         where, code="bad-use")
+        for name, args in _use_items(items_text):
+            template = self.templates.find_template(category, name)
+            if template is None:
+                known = self.templates.template_names(category)
+                if not known:
+                    raise _fatal(f"unknown template category {category!r} in `use {category}:{name}`; the "
+                                 f"categories are ROLE, SECURITY, POLICY, FEATURE, EXPERIMENTAL, UPGRADE",
+                                 where, code="unknown-template")
+                raise _fatal(f"use {category.upper()}: there is no template {name!r} in HTCondor 25.14.1; "
+                             f"known names: {', '.join(known)}", where, code="unknown-template")
+            if self.use_depth >= MAX_USE_DEPTH:
+                raise _fatal("templates are nested too deep (a template that uses itself?)", where,
+                             code="use-depth")
+            body = substitute_arguments(template.body, args)
+            qualified = f"{template.category}:{template.name}"
+            self.use_depth += 1
+            try:
+                self.read_text(body, template.file, depth, template.line, template=qualified, use_location=where)
+            except CondorcfgError as exc:
+                inner = exc.diagnostic
+                if inner.location is not None and inner.location.file == where.file:
+                    raise
+                notes = [f"in template {qualified} at {inner.location}"] if inner.location else []
+                raise _fatal(f"use {qualified}{'(' + args + ')' if args is not None else ''}: {inner.message}",
+                             where, code=inner.code, notes=notes + inner.notes) from None
+            finally:
+                self.use_depth -= 1
+
+    def _message(self, kind: str, text: str, where: Location, statement) -> None:
+        cfg = self.config
+        message = cfg.expand(text)
+        if kind == st.ERROR:
+            raise _fatal(f"the configuration stops here with its own error: {message}", where,
+                         code="error-statement")
+        cfg.diagnostics.append(Diagnostic("warning", message, where, code="warning-statement"))
+        if statement.template:  # HTCondor quirk: a template's `warning :` also defines the knob `warning`
+            cfg.define(Definition("warning", message, where, origin="template", template=statement.template,
+                                  use_location=statement.use_location, text=statement.text))
+
+    # --- local config files ----------------------------------------------------------------
+
+    def read_local_config(self) -> None:
+        cfg = self.config
+        dirs = cfg.value("LOCAL_CONFIG_DIR") or ""
+        self._read_local_dirs(dirs)
+        files_value = cfg.value("LOCAL_CONFIG_FILE") or ""
+        done: set[str] = set()
+        todo = self._local_files(files_value)
+        while todo:
+            entry = todo.pop(0)
+            where = self._knob_location("LOCAL_CONFIG_FILE")
+            if entry.endswith("|"):
+                self.read_command(entry[:-1].strip(_BLANKS), 0, where)
+            elif not self.read_file(entry, 0, where, required=False):
+                if _truthy(cfg.value("REQUIRE_LOCAL_CONFIG_FILE"), True):
+                    raise _fatal(f"LOCAL_CONFIG_FILE names {entry}, which does not exist; create it or set "
+                                 f"REQUIRE_LOCAL_CONFIG_FILE = false", where, code="missing-local-config")
+            done.add(entry)
+            new_value = cfg.value("LOCAL_CONFIG_FILE") or ""
+            if new_value != files_value:
+                files_value = new_value
+                todo = [f for f in self._local_files(new_value) if f not in done]
+        new_dirs = cfg.value("LOCAL_CONFIG_DIR") or ""
+        if new_dirs != dirs:
+            self._read_local_dirs(new_dirs)
+
+    def _knob_location(self, name: str) -> Location | None:
+        definition = self.config.stored(name)
+        return definition.location if definition else None
+
+    @staticmethod
+    def _local_files(value: str) -> list[str]:
+        value = value.strip(_BLANKS)
+        if value.endswith("|"):
+            return [value]
+        return [f for f in re.split(r"[,\s]+", value) if f]
+
+    def _read_local_dirs(self, value: str) -> None:
+        for directory in [d for d in re.split(r"[,\s]+", value) if d]:
+            self.read_directory(directory, self._knob_location("LOCAL_CONFIG_DIR"))
+
+    def read_directory(self, directory: str, where: Location | None) -> None:
+        """Read a config.d directory: regular files, sorted bytewise, minus the exclude regexp."""
+        full = directory if os.path.isabs(directory) else os.path.join(self.cwd, directory)
+        try:
+            names = os.listdir(full)
+        except OSError:
+            return  # a missing directory is silently ignored
+        pattern_text = self.config.value("LOCAL_CONFIG_DIR_EXCLUDE_REGEXP")
+        pattern = None
+        if pattern_text:
+            try:
+                pattern = re.compile(pattern_text)
+            except re.error as exc:
+                self.config.diagnostics.append(Diagnostic(
+                    "warning", f"LOCAL_CONFIG_DIR_EXCLUDE_REGEXP is not a valid regular expression ({exc}); "
+                               f"no file is excluded", self._knob_location("LOCAL_CONFIG_DIR_EXCLUDE_REGEXP"),
+                    code="bad-regexp"))
+        paths = []
+        for name in names:
+            path = os.path.join(directory, name)
+            if not os.path.isfile(os.path.join(full, name)):
+                continue
+            if pattern is not None and pattern.search(name[:1024]):
+                continue
+            paths.append(path)
+        for path in sorted(paths, key=lambda p: os.fsencode(p)):
+            self.read_file(path, 0, where)
+
+    def read_user_config(self) -> None:
+        name = self.config.value("USER_CONFIG_FILE")
+        if not name:
+            return
+        if not os.path.isabs(name):
+            home = self.config.environ.get("HOME")
+            if not home:
+                return
+            name = os.path.join(home, ".condor", name)
+        self.read_file(name, 0, self._knob_location("USER_CONFIG_FILE"), required=False)
+
+
+def _use_items(text: str):
+    """``name`` / ``name(args)`` items of a use line (blank and/or comma separated); args None if absent."""
+    index = 0
+    length = len(text)
+    while index < length:
+        while index < length and (text[index] in _BLANKS or text[index] == ","):
+            index += 1
+        if index >= length:
+            return
+        start = index
+        while index < length and text[index] not in _BLANKS and text[index] not in ",(":
+            index += 1
+        name = text[start:index]
+        probe = index
+        while probe < length and text[probe] in _BLANKS:
+            probe += 1
+        args = None
+        if probe < length and text[probe] == "(":
+            depth = 0
+            close = probe
+            while close < length:
+                char = text[close]
+                if char in "([":
+                    depth += 1
+                elif char in ")]":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                close += 1
+            if close < length:
+                args = text[probe + 1:close]
+                index = close + 1
+            else:  # no closing parenthesis: HTCondor reads what follows "(" as more names
+                index = probe + 1
+        if name:
+            yield name, args
+
+
+def substitute_arguments(body: str, args: str | None) -> str:
+    """Replace the template argument macros ``$(0)``, ``$(N)``, ``$(N?)``, ``$(N#)``, ``$(N+)``, ``$(N:d)``."""
+    whole = args or ""
+    raw_parts = whole.split(",")
+    # (text, end offset of the comma after it or None) of each non-blank argument
+    arguments: list[tuple[str, int | None]] = []
+    offset = 0
+    for position, part in enumerate(raw_parts):
+        end = offset + len(part)
+        if part.strip(_BLANKS):
+            arguments.append((part.strip(_BLANKS), end if position < len(raw_parts) - 1 else None))
+        offset = end + 1
+
+    def remainder(number: int) -> str | None:
+        if number <= 1:
+            return whole
+        if number - 2 >= len(arguments):
+            return None
+        comma = arguments[number - 2][1]
+        return None if comma is None else whole[comma + 1:]
+
+    def replace(number: int, flag: str, default: str | None) -> str:
+        if number == 0 and flag in ("", "+"):
+            text = whole.strip(_BLANKS)
+            return text if text or default is None else default
+        if flag == "#":
+            if number == 0:
+                return str(len(arguments))
+            rest = remainder(number)
+            return rest.strip(_BLANKS) if rest is not None else (default or "")
+        if flag == "?":
+            if number == 0:
+                return "1" if whole.strip(_BLANKS) else "0"
+            return "1" if number <= len(arguments) else "0"
+        if flag == "+":
+            rest = remainder(number)
+            if rest is None or rest == "":
+                return default if default is not None else ""
+            return rest.strip(_BLANKS)
+        if number <= len(arguments):
+            return arguments[number - 1][0]
+        return default if default is not None else ""
+
+    return _substitute_meta(body, replace)
+
+
+def _substitute_meta(body: str, replace) -> str:
+    """Find ``$(<digits>[?#+][:default])`` (the default may hold nested parentheses) and replace each."""
+    out = []
+    position = 0
+    while True:
+        match = _META_HEAD.search(body, position)
+        if match is None:
+            out.append(body[position:])
+            return "".join(out)
+        end = match.end()
+        default = None
+        if body.startswith(":", end):
+            depth = 1
+            scan = end + 1
+            while scan < len(body):
+                if body[scan] == "(":
+                    depth += 1
+                elif body[scan] == ")":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                scan += 1
+            if scan >= len(body):
+                out.append(body[position:end])
+                position = end
+                continue
+            default = body[end + 1:scan]
+            end = scan + 1
+        elif body.startswith(")", end):
+            end += 1
+        else:
+            out.append(body[position:end])
+            position = end
+            continue
+        out.append(body[position:match.start()])
+        out.append(replace(int(match.group(1)), match.group(2), default))
+        position = end
+
+
+def discover_config(environ: Mapping[str, str]) -> tuple[list[str], list[Diagnostic], bool]:
+    """Where HTCondor finds its main config without --config: (paths, diagnostics, only_env)."""
+    value = environ.get("CONDOR_CONFIG")
+    if value is not None:
+        if value.strip().upper() == "ONLY_ENV":
+            return [], [], True
+        if value.rstrip().endswith("|"):
+            return [value], [], False
+        if value and os.path.isfile(value):
+            return [value], [], False
+        problem = "is a directory; point it at a file" if value and os.path.isdir(value) else "does not exist"
+        return [], [warning(f"CONDOR_CONFIG={value!r} {problem}; using built-in defaults only",
+                            code="no-config")], False
+    for candidate in SYSTEM_CONFIG_LOCATIONS:
+        path = os.path.expanduser(candidate)
+        if os.path.isfile(path) and os.access(path, os.R_OK):
+            return [path], [], False
+    return [], [warning("no configuration found: CONDOR_CONFIG is not set and none of "
+                        f"{', '.join(SYSTEM_CONFIG_LOCATIONS)} exists; pass --config FILE",
+                        code="no-config")], False
+
+
+def _host_definition(name: str, value: str) -> Definition:
+    return Definition(name, value, Location("<detected>"), origin="host")
+
+
+def load(paths=None, machine=None, subsystem: str | None = None, local_name: str | None = None,
+         allow_exec: bool = False, environ: Mapping[str, str] | None = None, templates=None,
+         defaults: Mapping[str, str] | None = None, cwd: str | None = None) -> Config:
+    """Read a configuration as HTCondor 25.14.1 would and return the :class:`Config`.
+
+    ``paths``: a file, a config.d directory, or a list of those (read in order as the main
+    configuration); None means discover it like HTCondor (``CONDOR_CONFIG``, then the system
+    locations).  ``machine``: a MachineProfile, a profile file path, or None to detect this
+    host.  ``environ`` (default ``os.environ``) supplies ``_CONDOR_*`` overrides, ``$ENV()``
+    and the CPU limits.  ``templates`` (default :mod:`condorcfg.config.templates`) and
+    ``defaults`` (default the built-in table) can be replaced for tests.
+    """
+    from condorcfg import machine as machine_module
+
+    environ = dict(os.environ) if environ is None else dict(environ)
+    subsystem = (subsystem or "TOOL").upper()
+    if machine is None:
+        profile = machine_module.detect()
+    elif isinstance(machine, (str, os.PathLike)):
+        profile = machine_module.load_profile(os.fspath(machine))
+    else:
+        profile = machine
+    if templates is None:
+        from condorcfg.config import templates as templates_module
+
+        templates = templates_module
+    if defaults is None:
+        from condorcfg.config import defaults as defaults_module
+
+        # "-" is no subsystem: this gives the generic table without any subsystem's overrides
+        generic = defaults_module.builtin_defaults("-")
+        per_subsystem = defaults_module.subsystem_defaults(subsystem)
+    else:
+        generic = {k.upper(): v for k, v in defaults.items()}
+        per_subsystem = {}
+    generic = dict(generic)
+    generic.setdefault("LOCALNAME", local_name or subsystem)
+    config = Config(subsystem=subsystem, local_name=local_name, machine=profile, environ=environ,
+                    defaults=generic, subsystem_defaults=per_subsystem)
+
+    only_env = False
+    if paths is None:
+        found, notes, only_env = discover_config(environ)
+        config.diagnostics.extend(notes)
+        paths = found
+    elif isinstance(paths, (str, os.PathLike)):
+        paths = [os.fspath(paths)]
+    else:
+        paths = [os.fspath(p) for p in paths]
+
+    allowed = [os.path.dirname(os.path.abspath(p)) if not os.path.isdir(p) else os.path.abspath(p)
+               for p in paths if not p.rstrip().endswith("|")]
+    reader = Reader(config, allow_exec, templates, allowed, cwd or os.getcwd())
+
+    facts = profile.host_facts()
+    late = {"FULL_HOSTNAME", "HOSTNAME", "IP_ADDRESS", "IPV4_ADDRESS", "IPV6_ADDRESS", "USERNAME"}
+    for name, value in facts.items():
+        if name not in late:
+            config.define(_host_definition(name, value))
+    limit = int(facts.get("DETECTED_CPUS", "1") or 1)
+    for variable in ("OMP_THREAD_LIMIT", "SLURM_CPUS_ON_NODE"):
+        text = environ.get(variable, "").strip()
+        if text.isdigit() and 0 < int(text) < limit:
+            limit = int(text)
+    config.define(_host_definition("DETECTED_CPUS_LIMIT", str(limit)))
+    config.define(_host_definition("SUBSYSTEM", subsystem))
+    config.define(_host_definition("CondorIsAdmin", "false"))
+    if paths:
+        first = paths[0]
+        root = first.rstrip()[:-1].strip().split()[0] if first.rstrip().endswith("|") else first
+        config.define(_host_definition("CONFIG_ROOT", os.path.dirname(os.path.abspath(root))
+                                       if not os.path.isdir(root) else os.path.abspath(root)))
+
+    for path in paths:
+        if path.rstrip().endswith("|"):
+            reader.read_command(path.rstrip()[:-1].strip(), 0, None)
+        elif os.path.isdir(path):
+            reader.read_directory(path, None)
+        else:
+            reader.read_file(path, 0, None)
+
+    _insert_hostnames(config, profile)
+    if not only_env:
+        reader.read_local_config()
+        reader.read_user_config()
+    _apply_environment(config, environ)
+    _insert_special(config, profile, facts, environ)
+    return config
+
+
+def _insert_hostnames(config: Config, profile) -> None:
+    network = config.value("NETWORK_HOSTNAME")
+    full = network or profile.hostname
+    config.define(_host_definition("FULL_HOSTNAME", full))
+    config.define(_host_definition("HOSTNAME", full.split(".", 1)[0]))
+
+
+def _apply_environment(config: Config, environ: Mapping[str, str]) -> None:
+    for key, value in environ.items():
+        if len(key) > 8 and key[:8].lower() == "_condor_":
+            name = key[8:]
+            if not st.is_valid_name(name):
+                continue
+            where = Location("<environment>")
+            raw = config.expand_self(name, value.lstrip(_BLANKS), where)
+            config.define(Definition(name, raw, where, origin="env", text=f"{key}={value}"))
+
+
+def _insert_special(config: Config, profile, facts: dict, environ: Mapping[str, str]) -> None:
+    full = config.stored("FULL_HOSTNAME").raw
+    network = config.value("NETWORK_HOSTNAME")
+    if network:
+        full = network
+    config.define(_host_definition("FULL_HOSTNAME", full))
+    config.define(_host_definition("HOSTNAME", full.split(".", 1)[0]))
+    config.define(_host_definition("SUBSYSTEM", config.subsystem))
+    user = environ.get("USER") or environ.get("LOGNAME")
+    if not user:
+        try:
+            import pwd
+
+            user = pwd.getpwuid(os.getuid()).pw_name
+        except (ImportError, KeyError):
+            user = ""
+    if user:
+        config.define(_host_definition("USERNAME", user))
+    for name in ("IP_ADDRESS", "IPV4_ADDRESS", "IPV6_ADDRESS", "DETECTED_CPUS"):
+        if facts.get(name):
+            config.define(_host_definition(name, facts[name]))
+    for name in ("FILESYSTEM_DOMAIN", "UID_DOMAIN"):
+        if config.stored(name) is None:  # "still undefined": not set by any file or the environment
+            config.define(_host_definition(name, full))

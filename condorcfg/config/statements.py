@@ -1,0 +1,131 @@
+"""Classify one logical line as a configuration statement (config-language.md section 4).
+
+This module only looks at the text of a line; it does not expand macros,
+evaluate conditions or touch the configuration - the reader does that with
+the statement this module returns.  Recognition follows HTCondor 25:
+
+* ``if``/``elif``/``else``/``endif`` are keywords only when followed by
+  whitespace or the end of the line (``iffy = 3`` is an assignment);
+* the name ends at the first blank, ``=`` or ``:``; words between the name
+  and the operator are ignored, except that a lone ``+`` right before ``=``
+  makes an append (``X += v``) and any other use of ``+`` is an error;
+* ``include``/``use``/``error``/``warning`` are statements only with the
+  ``:`` operator (``use = 5`` is an ordinary knob); ``@include``/``@use``
+  are accepted;
+* ``[Section]`` lines without blanks are ignored; any other line without an
+  operator is an error.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from condorcfg.diagnostics import Location
+
+_BLANKS = " \t\n\v\f\r"
+IF_KEYWORDS = ("if", "elif", "else", "endif")
+KEYWORD_STATEMENTS = ("include", "use", "error", "warning")
+
+# statement kinds
+ASSIGN = "assign"  # NAME = value  /  NAME : value (obsolete)
+APPEND = "append"  # NAME += value
+HEREDOC = "heredoc"  # NAME @=tag ... @tag
+IF, ELIF, ELSE, ENDIF = IF_KEYWORDS
+INCLUDE, USE, ERROR, WARNING = KEYWORD_STATEMENTS
+SECTION = "section"  # [Section] - ignored by HTCondor
+
+
+@dataclass
+class Statement:
+    """One statement as written.  ``name`` is the name text before macro expansion."""
+
+    kind: str
+    location: Location
+    text: str  # the whole logical line
+    name: str | None = None  # assignment name as written (may contain $(X))
+    operator: str | None = None  # "=", ":", "+=", "@="
+    value: str | None = None  # value text / condition / include target / use items / message
+    options: str = ""  # words between keyword (or name) and operator
+    template: str | None = None  # "ROLE:Execute" when the statement comes from a template body
+    use_location: Location | None = None  # the `use` line that applied the template
+    active: bool = True  # False when it sits in a skipped if-branch (kept for lint)
+    notes: list[str] = field(default_factory=list)
+
+
+class StatementError(Exception):
+    """A line HTCondor rejects; ``detail`` is empty where HTCondor prints no detail."""
+
+    def __init__(self, detail: str, hint: str):
+        super().__init__(detail or hint)
+        self.detail = detail
+        self.hint = hint
+
+
+def if_keyword(text: str) -> tuple[str, str] | None:
+    """``(keyword, rest)`` when the line is an if/elif/else/endif line, else None."""
+    head = text[:6].lower()
+    for keyword in ("endif", "elif", "else", "if"):
+        if head.startswith(keyword):
+            after = text[len(keyword):]
+            if not after or after[0] in _BLANKS:
+                return keyword, after.strip(_BLANKS)
+    return None
+
+
+def parse_statement(text: str) -> tuple[str, str, str, str]:
+    """Split a non-if line into ``(kind, name_or_keyword, operator, value)`` plus options.
+
+    Returns ``(kind, name, operator, value, options)`` packed as a tuple of 5;
+    raises :class:`StatementError` for a line HTCondor rejects.
+    """
+    length = len(text)
+    index = 0
+    while index < length and text[index] not in _BLANKS and text[index] not in "=:":
+        index += 1
+    name = text[:index]
+    words = ""
+    operator = None
+    if index < length and text[index] in _BLANKS:
+        start = index
+        while index < length and text[index] in _BLANKS:
+            index += 1
+        words_start = index
+        while index < length and text[index] not in "=:@":
+            index += 1
+        words = text[words_start:index]
+        if index < length and text[index] == "@":
+            if index + 1 < length and text[index + 1] == "=":
+                operator = "@="
+                index += 2
+            else:
+                raise StatementError("", "a multi-line value is written `NAME @=tag` (no blank between @ and =)")
+        del start
+    if operator is None:
+        if index >= length:
+            if text.startswith("[") and not any(c in _BLANKS for c in text):
+                return SECTION, "", "", "", ""
+            raise StatementError("", "this line has no `=` or `:` operator; "
+                                     "write `NAME = value`, or start it with # to make it a comment")
+        operator = text[index]
+        index += 1
+    value = text[index:].lstrip(_BLANKS)
+    stripped_words = words.strip(_BLANKS)
+    keyword = name[1:] if name.startswith("@") and name[1:].lower() in ("include", "use") else name
+    if operator == ":" and keyword.lower() in KEYWORD_STATEMENTS:
+        return keyword.lower(), keyword, operator, value, stripped_words
+    if "+" in words:
+        if words == "+" and operator == "=":
+            return APPEND, name, "+=", value, ""
+        raise StatementError("", "an append is written `NAME += value` with blanks around `+=`")
+    if operator == "@=":
+        return HEREDOC, name, operator, value.strip(_BLANKS), stripped_words
+    return ASSIGN, name, operator, value, stripped_words
+
+
+def is_valid_name(name: str) -> bool:
+    """HTCondor accepts knob names made of letters, digits, ``_``, ``.`` and ``/`` only."""
+    if not name:
+        return False
+    for char in name:
+        if not (char.isascii() and (char.isalnum() or char in "_./")):
+            return False
+    return True

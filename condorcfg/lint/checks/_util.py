@@ -1,0 +1,253 @@
+"""Helpers shared by the lint checks (not a check module: the registry skips ``_`` modules).
+
+Everything here works on the Config contract of docs/design.md (``value/raw/source/
+history/names``, ``Definition.origin/location/template/use_location/overrode``) and on
+the ClassAd tree of :mod:`condorcfg.classad.ast`.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterator
+
+from condorcfg.diagnostics import Location
+
+USER_ORIGINS = ("file", "env")
+# Knobs whose value the daemons evaluate as a ClassAd expression (startd policy, negotiator,
+# schedd); an expression that does not parse is rejected or silently ignored by the daemon.
+EXPRESSION_KNOBS = re.compile(
+    r"START|SUSPEND|CONTINUE|PREEMPT|KILL|IS_OWNER|RANK|WANT_SUSPEND|WANT_VACATE|WANT_HOLD|"
+    r"WANT_HOLD_REASON|WANT_HOLD_SUBCODE|PERIODIC_CHECKPOINT|MAXJOBRETIREMENTTIME|MachineMaxVacateTime|"
+    r"(SUSPEND|CONTINUE|PREEMPT|KILL|WANT_SUSPEND|WANT_VACATE)_(VANILLA|VM)|"
+    r"START_BACKFILL|EVICT_BACKFILL|START_LOCAL_UNIVERSE|START_SCHEDULER_UNIVERSE|"
+    r"SLOT_TYPE_\d+_(START|RANK|SUSPEND|CONTINUE|PREEMPT|KILL|WANT_SUSPEND|WANT_VACATE|IsOwner)|"
+    r"SLOT\d+_(START|RANK|SUSPEND|CONTINUE|PREEMPT|KILL|WANT_SUSPEND|WANT_VACATE)|"
+    r"PREEMPTION_REQUIREMENTS|PREEMPTION_RANK|NEGOTIATOR_PRE_JOB_RANK|NEGOTIATOR_POST_JOB_RANK|"
+    r"NEGOTIATOR_SLOT_CONSTRAINT|NEGOTIATOR_JOB_CONSTRAINT|SLOT_WEIGHT|"
+    r"SYSTEM_PERIODIC_(HOLD|RELEASE|REMOVE|VACATE)|SYSTEM_PERIODIC_HOLD_(REASON|SUBCODE)|"
+    r"APPEND_REQUIREMENTS|APPEND_REQ_VANILLA|APPEND_RANK|APPEND_RANK_VANILLA|DEFAULT_RANK|"
+    r"COLLECTOR_REQUIREMENTS|DEFRAG_REQUIREMENTS|DEFRAG_WHOLE_MACHINE_EXPR|DEFRAG_RANK|"
+    r"DEFRAG_CANCEL_REQUIREMENTS|DEFRAG_DRAINING_START_EXPR|GROUP_SORT_EXPR|"
+    r"SUBMIT_REQUIREMENT_(?!NAMES$)\w+?(?<!_REASON)|"
+    r"CONSUMPTION_(CPUS|MEMORY|DISK)|MODIFY_REQUEST_EXPR_\w+",
+    re.IGNORECASE)
+
+# The startd policy expressions that make up a slot's behaviour.
+POLICY_KNOBS = ("START", "IS_OWNER", "SUSPEND", "CONTINUE", "PREEMPT", "KILL", "WANT_SUSPEND", "WANT_VACATE",
+                "WANT_HOLD", "RANK")
+
+
+def is_user(definition) -> bool:
+    """Written by the user (a file or the environment), not by a template or a default."""
+    return definition is not None and getattr(definition, "origin", "file") in USER_ORIGINS
+
+
+def effective(ctx, name: str):
+    """The effective Definition of ``name`` unless it is only a built-in default."""
+    definition = ctx.config.source(name)
+    if definition is None or getattr(definition, "origin", "file") == "default":
+        return None
+    return definition
+
+
+def names_matching(ctx, pattern: str) -> list[str]:
+    regex = re.compile(pattern, re.IGNORECASE)
+    return [n for n in ctx.config.names() if regex.fullmatch(n)]
+
+
+def describe(definition) -> str:
+    """Where a definition comes from, for messages: ``file:line``, ``use POLICY:X at f:l``, ..."""
+    if definition is None:
+        return "nowhere"
+    origin = getattr(definition, "origin", "file")
+    if origin == "template":
+        return f"`use {definition.template}` at {definition.use_location}"
+    if origin == "default":
+        return "HTCondor's built-in default"
+    if origin == "env":
+        return "the environment"
+    if origin == "host":
+        return "a detected host fact"
+    return str(definition.location)
+
+
+def anchor(definition) -> Location | None:
+    """The line a user would edit for this definition (the ``use`` line for a template's)."""
+    if definition is None:
+        return None
+    if getattr(definition, "origin", "file") == "template":
+        return definition.use_location
+    return definition.location
+
+
+# ------------------------------------------------------------------ macros
+
+@dataclass
+class MacroRef:
+    name: str
+    default: str | None
+    start: int
+    end: int
+
+
+_SIMPLE_REF = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_.]*)(?::([^()]*))?\)")
+
+
+def macro_references(text: str) -> list:
+    """The ``$(X)`` / ``$(X:default)`` references written in a raw value."""
+    try:
+        from condorcfg.config.macros import references
+    except ImportError:
+        references = None
+    if references is not None:
+        try:
+            return list(references(text or ""))
+        except Exception:  # a reader bug must not take a rule down with it
+            pass
+    return [MacroRef(m.group(1), m.group(2), m.start(), m.end()) for m in _SIMPLE_REF.finditer(text or "")]
+
+
+def raw_span(ctx, definition, start: int, end: int) -> tuple | None:
+    """Span of characters ``start:end`` of a definition's raw value in its file (single-line values)."""
+    span = ctx.value_span(definition)
+    raw = definition.raw or ""
+    if span is None or "\n" in raw[:end]:
+        return span
+    line, column = span[0], span[1]
+    return line, column + start, line, column + max(end, start + 1)
+
+
+# ------------------------------------------------------------------ ClassAd trees
+
+def children(node) -> list:
+    """The direct sub-expressions of a ClassAd tree node."""
+    from condorcfg.classad import ast
+
+    if isinstance(node, (ast.BinaryOp,)):
+        return [node.left, node.right]
+    if isinstance(node, ast.UnaryOp):
+        return [node.operand]
+    if isinstance(node, ast.Conditional):
+        return [node.cond, node.then, node.otherwise]
+    if isinstance(node, ast.Elvis):
+        return [node.left, node.right]
+    if isinstance(node, ast.Call):
+        return list(node.args)
+    if isinstance(node, ast.ListExpr):
+        return list(node.items)
+    if isinstance(node, ast.RecordExpr):
+        return [expr for _name, expr in node.attrs]
+    if isinstance(node, ast.Paren):
+        return [node.inner]
+    if isinstance(node, ast.Select):
+        return [node.base]
+    if isinstance(node, ast.Subscript):
+        return [node.base, node.index]
+    return []
+
+
+def walk(node) -> Iterator:
+    """Every node of a tree, parents first (iterative: deep trees must not overflow)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current is None:
+            continue
+        yield current
+        stack.extend(reversed(children(current)))
+
+
+def strip_parens(node):
+    from condorcfg.classad import ast
+
+    while isinstance(node, ast.Paren):
+        node = node.inner
+    return node
+
+
+def expanded(ctx, definition) -> str | None:
+    """The expanded value, or None when expansion fails (a macro cycle: MAC202 reports it)."""
+    from condorcfg.diagnostics import CondorcfgError
+
+    try:
+        return ctx.expanded(definition)
+    except (CondorcfgError, RecursionError):
+        return None
+
+
+def value(ctx, name: str) -> str | None:
+    """``config.value(name)``, None on an expansion failure."""
+    from condorcfg.diagnostics import CondorcfgError
+
+    try:
+        return ctx.config.value(name)
+    except (CondorcfgError, RecursionError):
+        return None
+
+
+def parsed(ctx, definition):
+    """``(node, error, expanded_text)`` for a definition's expanded value; node None if empty/unparsable."""
+    text = expanded(ctx, definition)
+    if text is None:
+        return None, None, ""
+    if not text.strip():
+        return None, None, text
+    node, err = ctx.parse_expression(text)
+    return node, err, text
+
+
+def literal_value(node):
+    """The Python value of a literal (after parentheses), or a sentinel when not a literal."""
+    from condorcfg.classad import ast
+
+    node = strip_parens(node)
+    if isinstance(node, ast.Literal):
+        return node.value
+    if isinstance(node, ast.AttrRef) and node.scope is None and node.name.lower() in ("true", "false"):
+        return node.name.lower() == "true"
+    return _NOT_LITERAL
+
+
+_NOT_LITERAL = object()
+
+
+def is_literal(node) -> bool:
+    return literal_value(node) is not _NOT_LITERAL
+
+
+def word_in(name: str, text: str) -> bool:
+    """``name`` occurs in ``text`` as a whole identifier (case-insensitive)."""
+    return re.search(r"(?<![A-Za-z0-9_.$])" + re.escape(name) + r"(?![A-Za-z0-9_])", text or "", re.IGNORECASE) \
+        is not None
+
+
+# Lists whose entries are knob names copied into a daemon's ad (config_fill_ad):
+# <SUBSYS>_ATTRS / _EXPRS, with an optional local-name or SLOT<N> prefix.  Lists of job or
+# slot *attribute* names (STARTD_JOB_ATTRS, SYSTEM_JOB_MACHINE_ATTRS, ...) are not exports.
+EXPORT_LIST = re.compile(
+    r"(?:(?:SLOT\d+|[A-Za-z0-9]+)_)?(STARTD|SCHEDD|MASTER|COLLECTOR|NEGOTIATOR|SUBMIT|SHADOW|STARTER|DEFRAG|"
+    r"GRIDMANAGER|CREDD|JOB_ROUTER|GANGLIAD|SHARED_PORT|HAD|REPLICATION|KBDD|ROOSTER)_(ATTRS|EXPRS)",
+    re.IGNORECASE)
+_NOT_EXPORTS = re.compile(r"(SYSTEM_)?(STARTD_JOB|STARTD_SLOT|STARTD_PARTITIONABLE_SLOT|STARTD_LATCH|"
+                          r"TRANSFER_JOB|SYSTEM_JOB_MACHINE|STARTD_VM|BROKEN_SLOT_CONTEXT)_(ATTRS|EXPRS)",
+                          re.IGNORECASE)
+
+
+def export_lists(ctx) -> list[str]:
+    """Names of the export lists defined in this configuration."""
+    return [n for n in ctx.config.names()
+            if EXPORT_LIST.fullmatch(n.split(".")[-1]) and not _NOT_EXPORTS.fullmatch(n.split(".")[-1])]
+
+
+def exported_names(ctx) -> dict[str, object]:
+    """Upper-case knob names exported into daemon ads by an export list -> the list's Definition."""
+    found: dict[str, object] = {}
+    for name in export_lists(ctx):
+        definition = ctx.config.source(name)
+        if definition is None:
+            continue
+        text = value(ctx, name) or ""
+        for item in re.split(r"[\s,]+", text):
+            if item and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", item):
+                found.setdefault(item.upper(), definition)
+    return found

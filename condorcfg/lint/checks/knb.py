@@ -1,0 +1,332 @@
+"""Knob checks (KNB): names HTCondor does not know, exported values, typed knobs, name lists.
+
+A knob exported into a daemon ad (STARTD_ATTRS and the other export lists) is parsed as a
+ClassAd expression, not as a string (slot-ads.md section 9): a bare word becomes an
+attribute reference, and text that does not parse is dropped by the daemon with a
+"forgot to quote a string" log line.
+"""
+from __future__ import annotations
+
+import re
+
+from condorcfg.lint.checks import check
+from condorcfg.lint.checks._fold import UNKNOWN, fold
+from condorcfg.lint.checks._trace import POLICY_ATTRIBUTES
+from condorcfg.lint.checks._util import (EXPRESSION_KNOBS, describe, export_lists, exported_names, expanded,
+                                         is_user, macro_references, parsed, raw_span, strip_parens, value)
+
+_CONSTANT_WORDS = {"TRUE", "FALSE", "UNDEFINED", "ERROR"}
+_ITEM = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+
+
+def _items(text: str) -> list[str]:
+    return [i for i in re.split(r"[\s,]+", text or "") if i]
+
+
+def _item_span(ctx, definition, item: str):
+    found = re.search(r"(?<![A-Za-z0-9_])" + re.escape(item) + r"(?![A-Za-z0-9_])", definition.raw or "",
+                      re.IGNORECASE)
+    if found:
+        return raw_span(ctx, definition, found.start(), found.end())
+    return ctx.value_span(definition)
+
+
+def _defined(ctx, name: str) -> bool:
+    if ctx.config.source(name) is not None:
+        return True
+    upper = name.upper()
+    return any(n.upper().endswith("." + upper) for n in ctx.config.names() if "." in n)
+
+
+@check
+def unquoted_string_attr(ctx):
+    exported = exported_names(ctx)
+    knowledge = ctx.knowledge
+    done = set()
+    for list_name in export_lists(ctx):
+        for item in _items(value(ctx, list_name)):
+            if not _ITEM.fullmatch(item) or item.upper() in done:
+                continue
+            definition = ctx.config.source(item)
+            if definition is None or not is_user(definition):
+                continue
+            done.add(item.upper())
+            node, err, text = parsed(ctx, definition)
+            if err is not None:
+                shown = text.strip()
+                yield ctx.finding(
+                    f"{item} is exported by {list_name} but its value `{_short(shown)}` is not a ClassAd "
+                    f"expression ({err.message}): the daemon drops the attribute with 'forgot to quote a string'",
+                    at=definition, span=ctx.value_span(definition),
+                    fix=f'quote the value if it is text: {item} = "{_escape(shown)}"')
+                continue
+            if node is None:
+                continue
+            bare = strip_parens(node)
+            from condorcfg.classad import ast
+
+            if not isinstance(bare, ast.AttrRef) or bare.scope is not None or bare is not node:
+                continue
+            word = bare.name
+            if word.upper() in _CONSTANT_WORDS or word.upper() in exported or word.upper() in POLICY_ATTRIBUTES:
+                continue
+            if knowledge.is_machine_attribute(word) or knowledge.is_job_attribute(word):
+                continue
+            yield ctx.finding(
+                f"{item} = {word} is exported by {list_name} as an attribute reference to `{word}`, which no ad "
+                f"defines, so {item} is undefined in the ad; a string needs quotes",
+                at=definition, span=ctx.value_span(definition), severity="warning",
+                fix=f'{item} = "{word}"')
+
+
+def _short(text: str, limit: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+@check
+def exported_undefined(ctx):
+    for list_name in export_lists(ctx):
+        definition = ctx.config.source(list_name)
+        if definition is None:
+            continue
+        history = [d for d in ctx.config.history(list_name) if is_user(d)]
+        for item in dict.fromkeys(_items(value(ctx, list_name))):
+            if not _ITEM.fullmatch(item) or _defined(ctx, item) or ctx.is_site_knob(item):
+                continue
+            # blame the user's line that wrote the name (appends keep earlier lines' names)
+            writer = next((d for d in reversed(history)
+                           if re.search(r"(?<![A-Za-z0-9_])" + re.escape(item) + r"(?![A-Za-z0-9_])",
+                                        d.text or d.raw or "", re.IGNORECASE)), None)
+            if writer is None:
+                continue
+            yield ctx.finding(f"{list_name} exports {item}, but no knob {item} is defined: the daemon skips it, so "
+                              f"the ad has no {item} attribute", at=writer, span=_item_span(ctx, writer, item))
+
+
+def _referenced_names(ctx) -> set[str]:
+    """Upper-case names that any value, condition or include refers to with $(X) or `defined X`."""
+    used = set()
+    texts = []
+    for name in ctx.config.names():
+        for definition in ctx.config.history(name):
+            texts.append(definition.raw or "")
+            if getattr(definition, "text", None):
+                texts.append(definition.text)
+    for statement in getattr(ctx.config, "statements", ()) or ():
+        texts.append(getattr(statement, "text", "") or "")
+    for text in texts:
+        for ref in macro_references(text):
+            if ref.name:
+                used.add(ref.name.split(":")[0].upper())
+                used.add(ref.name.split(".")[-1].upper())
+        for found in re.finditer(r"\bdefined\s+([A-Za-z_][A-Za-z0-9_.]*)", text, re.IGNORECASE):
+            used.add(found.group(1).upper())
+    return used
+
+
+def _attribute_names(ctx) -> set[str]:
+    """Names used as attributes in the expressions of the configuration (KNB306 reports those)."""
+    names = set()
+    for name in ctx.config.names():
+        if not EXPRESSION_KNOBS.fullmatch(name):
+            continue
+        definition = ctx.config.source(name)
+        node = parsed(ctx, definition)[0] if definition is not None else None
+        if node is not None:
+            names.update(r.name.upper() for r in ctx.references(node))
+    return names
+
+
+@check
+def unknown_knob(ctx):
+    knowledge = ctx.knowledge
+    candidates = []
+    for name in ctx.config.names():
+        definition = ctx.config.source(name)
+        if definition is None or getattr(definition, "origin", "file") != "file":
+            continue
+        if knowledge.is_known_knob(name) or ctx.is_site_knob(name) or ctx.is_site_knob(name.split(".")[-1]):
+            continue
+        candidates.append((name, definition))
+    if not candidates:
+        return
+    used = _referenced_names(ctx) | set(exported_names(ctx)) | _attribute_names(ctx)
+    daemons = {i.upper() for i in _items(value(ctx, "DAEMON_LIST"))}
+    for name, definition in candidates:
+        base = name.split(".")[-1].upper()
+        if name.upper() in used or base in used or base in daemons:
+            continue
+        suggestions = knowledge.suggest(name)
+        hint = f"; did you mean {' or '.join(suggestions)}?" if suggestions else ""
+        yield ctx.finding(f"{name} is not a knob HTCondor {knowledge.version} knows, and nothing in this "
+                          f"configuration refers to it, so it has no effect{hint}", at=definition,
+                          fix=("correct the name" if suggestions else
+                               "remove it, or list it in known-knobs of the project settings if a site tool reads it"))
+
+
+_STARTD_POLICY = re.compile(r"START|SUSPEND|CONTINUE|PREEMPT|KILL|IS_OWNER|RANK|WANT_SUSPEND|WANT_VACATE|WANT_HOLD"
+                            r"|WANT_HOLD_REASON|WANT_HOLD_SUBCODE|MAXJOBRETIREMENTTIME|SLOT_TYPE_\d+_START"
+                            r"|(SUSPEND|CONTINUE|PREEMPT|KILL|WANT_SUSPEND|WANT_VACATE)_(VANILLA|VM)",
+                            re.IGNORECASE)
+
+
+@check
+def knob_as_attribute(ctx):
+    exported = exported_names(ctx)
+    knowledge = ctx.knowledge
+    for name in ctx.config.names():
+        if not _STARTD_POLICY.fullmatch(name):
+            continue
+        definition = ctx.config.source(name)
+        if not is_user(definition):
+            continue
+        node = parsed(ctx, definition)[0]
+        if node is None:
+            continue
+        seen = set()
+        for ref in ctx.references(node):
+            if (ref.scope or "").upper() not in ("", "MY"):
+                continue
+            word = ref.name
+            upper = word.upper()
+            if upper in seen or upper in exported or upper in POLICY_ATTRIBUTES or upper in _CONSTANT_WORDS:
+                continue
+            target = ctx.config.source(word)
+            if not is_user(target) or knowledge.is_machine_attribute(word) or knowledge.is_job_attribute(word):
+                continue
+            seen.add(upper)
+            found = re.search(r"(?<![A-Za-z0-9_$(.])" + re.escape(word) + r"(?![A-Za-z0-9_])",
+                              definition.raw or "", re.IGNORECASE)
+            span = raw_span(ctx, definition, found.start(), found.end()) if found else ctx.value_span(definition)
+            yield ctx.finding(f"{name} uses `{word}` as an attribute, but {word} is only a configuration macro "
+                              f"(set at {describe(target)}) and is not exported by STARTD_ATTRS: in the slot ad "
+                              f"it is undefined", at=definition, span=span,
+                              fix=f"write $({word}) to use the macro's text, or add {word} to STARTD_ATTRS")
+
+
+_BOOL_WORDS = re.compile(r"(?i)\s*(true|false|yes|no|t|f|y|n|1|0)\s*")
+_INT = re.compile(r"\s*[-+]?\d+\s*")
+_FLOAT = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*")
+
+
+@check
+def knob_type(ctx):
+    knowledge = ctx.knowledge
+    for name in ctx.config.names():
+        definition = ctx.config.source(name)
+        if not is_user(definition):
+            continue
+        kind = knowledge.knob_type(name.split(".")[-1])
+        if kind not in ("bool", "int", "long", "double"):
+            continue
+        text = expanded(ctx, definition)
+        if not text or not text.strip():
+            continue
+        if kind == "bool" and _BOOL_WORDS.fullmatch(text):
+            continue
+        if kind in ("int", "long") and _INT.fullmatch(text):
+            continue
+        if kind == "double" and _FLOAT.fullmatch(text):
+            continue
+        node, err = ctx.parse_expression(text)
+        wanted = {"bool": "a boolean", "int": "an integer", "long": "an integer", "double": "a number"}[kind]
+        if err is not None:
+            yield ctx.finding(f"{name} must be {wanted}, but `{_short(text)}` is neither that nor an expression "
+                              f"HTCondor can evaluate ({err.message}); the daemon ignores it or stops",
+                              at=definition, span=ctx.value_span(definition))
+            continue
+        folded = fold(node)
+        if isinstance(folded, str):
+            yield ctx.finding(f"{name} must be {wanted}, but its value is the string {_short(repr(folded))}",
+                              at=definition, span=ctx.value_span(definition))
+
+
+# list knob -> (member knob templates, what the members are)
+_NAMED_LISTS = {
+    "JOB_TRANSFORM_NAMES": (["JOB_TRANSFORM_{}"], "job transform"),
+    "SUBMIT_REQUIREMENT_NAMES": (["SUBMIT_REQUIREMENT_{}"], "submit requirement"),
+    "STARTD_CRON_JOBLIST": (["STARTD_CRON_{}_EXECUTABLE"], "startd cron job"),
+    "SCHEDD_CRON_JOBLIST": (["SCHEDD_CRON_{}_EXECUTABLE"], "schedd cron job"),
+    "BENCHMARKS_JOBLIST": (["BENCHMARKS_{}_EXECUTABLE"], "benchmark job"),
+}
+
+
+@check
+def named_list_undefined(ctx):
+    for list_name, (patterns, what) in _NAMED_LISTS.items():
+        definition = ctx.config.source(list_name)
+        if definition is None or definition.origin == "default":
+            continue
+        history = [d for d in ctx.config.history(list_name) if is_user(d)]
+        for item in dict.fromkeys(_items(value(ctx, list_name))):
+            if not _ITEM.fullmatch(item):
+                continue
+            members = [p.format(item) for p in patterns]
+            if any(_defined(ctx, m) for m in members):
+                continue
+            writer = next((d for d in reversed(history)
+                           if re.search(r"(?<![A-Za-z0-9_])" + re.escape(item) + r"(?![A-Za-z0-9_])",
+                                        d.text or d.raw or "", re.IGNORECASE)), None)
+            if writer is None:
+                continue
+            yield ctx.finding(f"{list_name} names the {what} {item}, but {members[0]} is not defined, so it "
+                              f"does nothing", at=writer, span=_item_span(ctx, writer, item),
+                              fix=f"define {members[0]} or remove {item} from {list_name}")
+
+
+@check
+def daemon_list(ctx):
+    definition = ctx.config.source("DAEMON_LIST")
+    if definition is None or definition.origin == "default":
+        return
+    knowledge = ctx.knowledge
+    items = _items(value(ctx, "DAEMON_LIST"))
+    history = [d for d in ctx.config.history("DAEMON_LIST") if d.origin in ("file", "env", "template")]
+    blame = history[-1] if history else definition
+    seen = set()
+    for item in items:
+        upper = item.upper()
+        if upper in seen:
+            uses = [d for d in history if d.origin == "template" and word_count(d.raw, item) > 0]
+            where = f" (added again by `use {uses[-1].template}` at {uses[-1].use_location})" if uses else ""
+            yield ctx.finding(f"DAEMON_LIST names {item} twice{where}; the master starts it once, but the "
+                              f"duplicate usually means a role template was used twice", at=blame,
+                              span=_item_span(ctx, blame, item) if blame.origin == "file" else None)
+            continue
+        seen.add(upper)
+        if upper in knowledge.daemons or ctx.config.source(item) is not None:
+            continue
+        yield ctx.finding(f"DAEMON_LIST names {item}, which is neither an HTCondor daemon nor defined as a knob "
+                          f"giving its program path: the master cannot start it", at=blame,
+                          span=_item_span(ctx, blame, item) if blame.origin == "file" else None,
+                          fix=f"correct the daemon name, or define {item} = /path/to/program")
+
+
+def word_count(text: str | None, word: str) -> int:
+    return len(re.findall(r"(?<![A-Za-z0-9_])" + re.escape(word) + r"(?![A-Za-z0-9_])", text or "",
+                          re.IGNORECASE))
+
+
+@check
+def over_quoted_string(ctx):
+    for name in ctx.config.names():
+        definition = ctx.config.source(name)
+        if not is_user(definition) or '\\"' not in (definition.raw or ""):
+            continue
+        node = parsed(ctx, definition)[0]
+        if node is None:
+            continue
+        value_node = strip_parens(node)
+        from condorcfg.classad import ast
+
+        if isinstance(value_node, ast.Literal) and isinstance(value_node.value, str):
+            text = value_node.value
+            if len(text) >= 2 and text.startswith('"') and text.endswith('"'):
+                yield ctx.finding(f"{name} is the string {text!r}, with quote characters inside it; the "
+                                  f"extra escaped quotes are almost never intended", at=definition,
+                                  span=ctx.value_span(definition), fix=f'{name} = "{_escape(text[1:-1])}"')

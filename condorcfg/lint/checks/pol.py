@@ -1,0 +1,216 @@
+"""Startd policy checks (POL): expressions evaluated where no job ad exists, constant policies.
+
+IS_OWNER is evaluated by the startd with the slot ad alone (slot-ads.md section 10): a job
+attribute there is UNDEFINED, and an IsOwner that is neither boolean nor number makes the
+startd abort.  The checks follow expressions through macros and through the slot-ad
+attributes they name (see :mod:`condorcfg.lint.checks._trace`).
+"""
+from __future__ import annotations
+
+from condorcfg.lint.checks import check
+from condorcfg.lint.checks._fold import UNKNOWN, fold
+from condorcfg.lint.checks._trace import full_chain, responsible, route, slot_attribute_knobs, span_for, \
+    trace_attributes
+from condorcfg.lint.checks._util import describe, effective, exported_names, is_user, parsed, strip_parens
+
+
+def _job_only(ctx, reach, exported) -> bool:
+    if reach.scope == "TARGET":
+        return True
+    if reach.scope not in (None, "MY") or reach.attribute.upper() in exported:
+        return False
+    return ctx.knowledge.is_job_only_attribute(reach.attribute)
+
+
+def _is_meta_false_test(node) -> bool:
+    """``START =?= False`` (the shipped Desktop IS_OWNER): undefined START makes it false, not an abort."""
+    from condorcfg.classad import ast
+
+    node = strip_parens(node)
+    return isinstance(node, ast.BinaryOp) and node.op in ("=?=", "is", "=!=", "isnt")
+
+
+@check
+def job_attr_in_is_owner(ctx):
+    definition = effective(ctx, "IS_OWNER")
+    if definition is None:
+        return
+    exported = exported_names(ctx)
+    node, _err, _text = parsed(ctx, definition)
+    if node is None:
+        return
+    guarded = _is_meta_false_test(node)
+    reported = set()
+    for reach in trace_attributes(ctx, definition, slot_attribute_knobs(ctx, exported)):
+        if not _job_only(ctx, reach, exported):
+            continue
+        chain = full_chain(ctx, reach)
+        blame = responsible(chain)
+        if blame is None:
+            continue  # only HTCondor's own templates/defaults are involved
+        shown = f"TARGET.{reach.attribute}" if reach.scope == "TARGET" else reach.attribute
+        key = (id(blame), shown.upper())
+        if key in reported:
+            continue
+        reported.add(key)
+        through = route(chain)
+        indirect = len(reach.path) > 1
+        if indirect and guarded:
+            message = (f"IS_OWNER ({describe(definition)}) reads START{through[len(' through START'):]}, which "
+                       f"refers to job attribute {shown}: without a job START is undefined there, so "
+                       f"`{ctx.config.raw('IS_OWNER').strip()}` is never true and the slot never enters the "
+                       f"Owner state")
+            severity = "warning"
+        else:
+            message = (f"IS_OWNER refers to job attribute {shown}{through}; IS_OWNER is evaluated without a "
+                       f"job, so {shown} is undefined there (a non-boolean IsOwner makes the startd abort)")
+            severity = None
+        notes = [f"{d.name} is set at {describe(d)}" for d in chain if d is not blame]
+        yield ctx.finding(message, at=blame, span=span_for(ctx, blame, chain, reach.attribute), severity=severity,
+                          notes=notes)
+
+
+# What a constant policy means for the pool.
+_USELESS = {
+    "START": (False, "START is always false: no job can ever start on this machine"),
+    "IS_OWNER": (True, "IS_OWNER is always true: every slot stays in the Owner state and never runs jobs"),
+    "PREEMPT": (True, "PREEMPT is always true: every job is preempted as soon as its retirement time ends"),
+}
+
+
+def _startd_configured(ctx) -> bool:
+    """False when a DAEMON_LIST someone wrote has no STARTD: startd policy is then irrelevant."""
+    definition = effective(ctx, "DAEMON_LIST")
+    if definition is None:
+        return True  # a fragment: the daemon list is set elsewhere
+    value = (ctx.config.value("DAEMON_LIST") or "").upper().replace(",", " ").split()
+    return "STARTD" in value
+
+
+@check
+def constant_policy(ctx):
+    if not _startd_configured(ctx):
+        return
+    for knob, (bad, meaning) in _USELESS.items():
+        definition = effective(ctx, knob)
+        if definition is None or not is_user(definition):
+            continue
+        node, err, text = parsed(ctx, definition)
+        if node is None:
+            if err is None and (definition.raw or "").strip():
+                yield ctx.finding(f"{knob} expands to nothing (`{definition.raw.strip()}`); an empty {knob} is "
+                                  f"undefined, so the startd treats it as false", at=definition,
+                                  span=ctx.value_span(definition))
+            continue
+        value = fold(node)
+        if value is UNKNOWN:
+            continue
+        if knob == "START" and _is_falsy(value):
+            shown = "undefined" if _is_undefined(value) else str(value)
+            yield ctx.finding(f"{meaning} (it folds to {shown})", at=definition, span=ctx.value_span(definition))
+        elif value is bad:
+            yield ctx.finding(meaning, at=definition, span=ctx.value_span(definition))
+
+
+def _is_undefined(value) -> bool:
+    from condorcfg.classad import UNDEFINED
+
+    return value is UNDEFINED
+
+
+def _is_falsy(value) -> bool:
+    from condorcfg.classad import ERROR, UNDEFINED
+
+    if value is UNDEFINED or value is ERROR:
+        return True
+    if isinstance(value, bool):
+        return value is False
+    if isinstance(value, (int, float)):
+        return value == 0
+    return True  # a string or list is not a boolean: the startd treats it as false
+
+
+def _constant(ctx, knob):
+    """(definition, folded value) for a user-written policy knob that is a constant, else None."""
+    definition = effective(ctx, knob)
+    if definition is None or not is_user(definition):
+        return None
+    node, _err, _text = parsed(ctx, definition)
+    if node is None:
+        return None
+    value = fold(node)
+    return None if value is UNKNOWN else (definition, value)
+
+
+@check
+def want_suspend_always(ctx):
+    found = _constant(ctx, "WANT_SUSPEND")
+    if found and found[1] is True:
+        preempt = effective(ctx, "PREEMPT")
+        notes = [f"PREEMPT is set at {describe(preempt)} and will never be evaluated"] if preempt else []
+        yield ctx.finding("WANT_SUSPEND is always true, so the startd suspends instead of preempting and never "
+                          "evaluates PREEMPT", at=found[0], span=ctx.value_span(found[0]), notes=notes)
+
+
+@check
+def kill_always(ctx):
+    found = _constant(ctx, "KILL")
+    if found and found[1] is True:
+        yield ctx.finding("KILL is always true: every vacate becomes an immediate hard kill, jobs get no time "
+                          "to clean up", at=found[0], span=ctx.value_span(found[0]))
+
+
+@check
+def suspend_without_continue(ctx):
+    suspend = effective(ctx, "SUSPEND")
+    if suspend is None:
+        return
+    found = _constant(ctx, "CONTINUE")
+    if not found or found[1] is not False:
+        return
+    node, _err, _text = parsed(ctx, suspend)
+    if node is None or fold(node) is False:
+        return  # SUSPEND never fires: nothing to continue
+    preempt = ctx.config.value("PREEMPT") or ""
+    if "suspend" in preempt.lower():
+        return  # PREEMPT bounds suspension (the Desktop policy's MaxSuspendTime clause)
+    yield ctx.finding("CONTINUE is always false while SUSPEND can become true: a suspended job is never "
+                      "resumed and, as PREEMPT does not mention suspension, it holds the slot forever",
+                      at=found[0], span=ctx.value_span(found[0]),
+                      notes=[f"SUSPEND is set at {describe(suspend)}"])
+
+
+@check
+def want_hold_without_preempt(ctx):
+    hold = effective(ctx, "WANT_HOLD")
+    if hold is None or not is_user(hold):
+        return
+    found = _constant(ctx, "WANT_HOLD")
+    if found and found[1] is False:
+        return
+    preempt = ctx.config.source("PREEMPT")
+    node = parsed(ctx, preempt)[0] if preempt is not None else None
+    if node is not None and fold(node) is False:
+        yield ctx.finding("WANT_HOLD is set but PREEMPT is always false: the startd only considers WANT_HOLD "
+                          "when PREEMPT becomes true, so no job is ever held by this policy", at=hold,
+                          span=ctx.value_span(hold), notes=[f"PREEMPT comes from {describe(preempt)}"])
+
+
+@check
+def rank_with_partitionable_slots(ctx):
+    rank = effective(ctx, "RANK")
+    if rank is None or not is_user(rank):
+        return
+    found = _constant(ctx, "RANK")
+    if found and not found[1]:
+        return  # RANK = 0 is the default behaviour
+    try:
+        from condorcfg.slots.layout import build_layout
+    except ImportError:
+        return
+    layout = build_layout(ctx.config, ctx.machine)
+    types = getattr(layout, "types", None) or []
+    if types and all(getattr(t, "partitionable", False) for t in types):
+        yield ctx.finding("RANK has no effect here: every slot is partitionable, and the startd does not "
+                          "preempt jobs on partitionable slots for a better rank", at=rank,
+                          span=ctx.value_span(rank))

@@ -1,0 +1,441 @@
+"""Build the ClassAd every slot of a machine would advertise (spec slot-ads.md §7–§9).
+
+Takes the layout (which slots exist and what each owns) and publishes, per
+slot: identity (Name, SlotID, SlotType…), resources (Cpus, Memory, Disk,
+custom ``<Tag>`` attributes), machine-wide facts, the policy expressions of
+the machine config ad with their ``SLOT_TYPE_<N>_`` overrides, STARTD_ATTRS
+with their ``SLOT<n>_`` / ``SLOT_TYPE_<N>_`` precedence, and Start /
+Requirements.  Expressions are stored parsed; a value that does not parse is
+a Diagnostic, never an exception.  The dynamic attributes a running startd
+measures (load, idle times, state) get the values of an idle, unclaimed
+machine (``IDLE_MACHINE``) so local policy can be evaluated.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from condorcfg.slots.knobs import Knobs
+from condorcfg.slots.layout import Layout, Slot, build_layout
+from condorcfg.slots.policy_table import MISSPELLED_OVERRIDES, POLICY_ENTRIES, PUBLIC_POLICY, TYPE_OVERRIDES
+
+# What a startd measures at run time, as on an idle machine nobody touches.
+IDLE_MACHINE = {
+    "Activity": "Idle",
+    "LoadAvg": 0.0,
+    "CondorLoadAvg": 0.0,
+    "TotalLoadAvg": 0.0,
+    "TotalCondorLoadAvg": 0.0,
+    "KeyboardIdle": 86400,
+    "ConsoleIdle": 86400,
+    "LastBenchmark": 0,
+    "CpuIsBusy": False,
+}
+
+DEFAULT_WITHIN_LIMITS = ("(MY.Cpus > 0 && TARGET.RequestCpus <= MY.Cpus && MY.Memory > 0 && "
+                         "TARGET.RequestMemory <= MY.Memory && MY.Disk > 0 && TARGET.RequestDisk <= MY.Disk")
+CUSTOM_WITHIN_LIMITS = (" && (TARGET.Request{tag} is UNDEFINED ||MY.{tag} >= ifThenElse(TARGET._condor_Request{tag} "
+                        "is UNDEFINED,TARGET.Request{tag},TARGET._condor_Request{tag}))")
+_LIST_SPLIT = re.compile(r"[,\s]+")
+
+
+@dataclass
+class LocalPolicy:
+    """IS_OWNER and START evaluated against the slot ad alone, as the startd does with no job."""
+
+    is_owner: object
+    start: object
+    state: str  # predicted initial state: "Owner" or "Unclaimed"
+    undefined: list[str] = field(default_factory=list)  # names neither the ad nor a job defines
+    job_references: list[str] = field(default_factory=list)  # TARGET.x: undefined without a job
+
+
+@dataclass
+class SlotAd:
+    ad: object  # condorcfg.classad.ClassAd
+    slot_id: int
+    type_id: int
+    name: str
+    slot: Slot
+    local_policy: LocalPolicy | None = None
+
+
+class SlotAds(list):
+    """The slot ads of one machine, in slot-id order, plus every problem found building them."""
+
+    def __init__(self, ads=(), diagnostics=None, layout: Layout | None = None):
+        super().__init__(ads)
+        self.diagnostics = list(diagnostics or [])
+        self.layout = layout
+
+    @property
+    def errors(self) -> list:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+
+def _names(text: str | None) -> list[str]:
+    return [n for n in _LIST_SPLIT.split(text or "") if n]
+
+
+class _Parser:
+    """Parse expression text once; remember failures so each is reported once."""
+
+    def __init__(self):
+        from condorcfg.classad import parse
+
+        self._parse = parse
+        self._cache: dict[str, object] = {}
+
+    def __call__(self, text: str):
+        """The parsed node, or a string with the syntax error message."""
+        if text not in self._cache:
+            try:
+                self._cache[text] = self._parse(text)
+            except Exception as exc:  # ClassAdSyntaxError or anything the parser raises on bad input
+                self._cache[text] = str(getattr(exc, "message", None) or exc) or "syntax error"
+        return self._cache[text]
+
+
+def _literal(value):
+    from condorcfg.classad.ast import Literal
+
+    return Literal(value)
+
+
+def _number(value: float):
+    return int(value) if float(value).is_integer() else float(value)
+
+
+def build_slot_ads(cfg, machine=None, public: bool = False) -> SlotAds:
+    """Every slot ad of ``machine`` under ``cfg``; ``public`` gives the collector's view."""
+    if machine is None:
+        machine = getattr(cfg, "machine", None)
+    if machine is None:
+        from condorcfg.machine import detect
+
+        machine = detect()
+    knobs = cfg if isinstance(cfg, Knobs) else Knobs(cfg)
+    layout = build_layout(knobs, machine)
+    builder = _AdBuilder(knobs, machine, layout)
+    ads = [builder.slot_ad(slot, public) for slot in layout.slots]
+    _publish_cross_slot_attrs(knobs, ads)
+    return SlotAds(ads, layout.diagnostics + builder.diagnostics, layout)
+
+
+def _publish_cross_slot_attrs(knobs: Knobs, ads: list[SlotAd]) -> None:
+    """STARTD_SLOT_ATTRS: every slot's ad gets ``slot<k>_<Attr>`` from every slot k (spec §8.9)."""
+    names = (_names(knobs.value("STARTD_SLOT_ATTRS")) + _names(knobs.value("STARTD_SLOT_EXPRS"))
+             + _names(knobs.value("SYSTEM_STARTD_SLOT_ATTRS")))
+    if not names:
+        return
+    copies = []
+    for source in ads:
+        prefix = source.slot.name_stem.split("_", 1)[0]
+        for attr in names:
+            if attr in source.ad:
+                copies.append((f"{prefix}_{attr}", source.ad[attr]))
+    for target in ads:
+        for name, node in copies:
+            target.ad[name] = node
+
+
+class _AdBuilder:
+    def __init__(self, knobs: Knobs, machine, layout: Layout):
+        self.knobs, self.machine, self.layout = knobs, machine, layout
+        self.parse = _Parser()
+        self.diagnostics: list = []
+        self._reported: set = set()
+        self.policy = self._policy_entries()
+        self.machine_attrs = self._machine_attrs_pass()
+        self.host = machine.hostname
+        startd_name = knobs.value("STARTD_NAME")
+        if startd_name:
+            startd_name = startd_name.strip()
+            self.daemon_name = startd_name if "@" in startd_name else f"{startd_name}@{self.host}"
+        else:
+            self.daemon_name = self.host
+
+    # -- diagnostics ----------------------------------------------------------------
+    def _once(self, key, diagnostic) -> None:
+        if key not in self._reported:
+            self._reported.add(key)
+            self.diagnostics.append(diagnostic)
+
+    # -- machine config ad (§8.2) ----------------------------------------------------
+    def _policy_entries(self) -> list[tuple[str, object]]:
+        entries = []
+        for attr, knob_names, required, fallback in POLICY_ENTRIES:
+            knob = next((k for k in knob_names if self.knobs.value(k) is not None), None)
+            if knob is None:
+                if required:
+                    self.diagnostics.append(self.knobs.error(
+                        f'{knob_names[0]} is set to an empty value, but the startd requires it ("Required attribute '
+                        f'{knob_names[0]} is not defined"); remove the empty assignment or give an expression',
+                        knob_names[0]))
+                    continue
+                if fallback is None:
+                    continue
+                text = fallback
+            else:
+                text = self.knobs.value(knob)
+            node = self.parse(text)
+            if isinstance(node, str):
+                self.diagnostics.append(self.knobs.error(
+                    f"{knob} is not a valid ClassAd expression, so the startd will not start "
+                    f"(Syntax error in {knob} expression): {node}", knob))
+                continue
+            entries.append((attr, node))
+        return entries
+
+    # -- STARTD_ATTRS (§8.7c, §9) ------------------------------------------------------
+    def _attr_value(self, attr: str, knob: str):
+        """Parsed value of knob ``knob`` published as ``attr``, or None (reported once)."""
+        text = self.knobs.value(knob)
+        if text is None:
+            return None
+        node = self.parse(text)
+        if isinstance(node, str):
+            self._once(("attr", knob.lower()), self.knobs.warning(
+                f"{knob} = {text.strip()} is not a ClassAd expression, so the startd leaves {attr} out of the "
+                f"slot ads ({node}); quote a string value: {knob} = \"{text.strip()}\"", knob))
+            return None
+        return node
+
+    def _machine_attrs_pass(self) -> list[tuple[str, object]]:
+        names = (_names(self.knobs.value("STARTD_ATTRS")) + _names(self.knobs.value("STARTD_EXPRS"))
+                 + _names(self.knobs.value("SYSTEM_STARTD_ATTRS")))
+        if self.knobs.value("STARTD_EXPRS") is not None:
+            self.diagnostics.append(self.knobs.warning(
+                "STARTD_EXPRS is obsolete and only partly honoured (not per slot); list the names in STARTD_ATTRS",
+                "STARTD_EXPRS"))
+        published = []
+        for attr in names:
+            node = self._attr_value(attr, attr)
+            if node is not None:
+                published.append((attr, node))
+        return published
+
+    def _slot_attrs_pass(self, slot: Slot) -> list[tuple[str, object]]:
+        knobs, n, t = self.knobs, slot.slot_id, slot.type_id
+        type_attrs = knobs.type_value(t, "STARTD_ATTRS", fall_back_to_global=False)
+        names = _names(type_attrs if type_attrs is not None else knobs.value("STARTD_ATTRS"))
+        for extra in (f"SLOT{n}_STARTD_ATTRS", "STARTD_LATCH_EXPRS", "SYSTEM_STARTD_ATTRS",
+                      "SYSTEM_STARTD_LATCH_EXPRS"):
+            names += _names(knobs.value(extra))
+        published = []
+        for attr in names:
+            knob = (knobs.type_knob(t, f"SLOT{n}_{attr}", fall_back_to_global=False)
+                    or (f"SLOT{n}_{attr}" if knobs.value(f"SLOT{n}_{attr}") is not None else None)
+                    or knobs.type_knob(t, attr))
+            if knob is None:
+                continue
+            node = self._attr_value(attr, knob)
+            if node is not None:
+                published.append((attr, node))
+        return published
+
+    # -- per-type policy overrides (§8.7a) ------------------------------------------------
+    def _type_overrides(self, type_id: int) -> list[tuple[str, object]]:
+        table = self.knobs.type_tables.get(type_id, {})
+        overrides = []
+        for name in TYPE_OVERRIDES:
+            knob = table.get(name.lower())
+            if knob is None or self.knobs.value(knob) is None:
+                continue
+            node = self.parse(self.knobs.value(knob))
+            if isinstance(node, str):
+                self._once(("override", knob.lower()), self.knobs.warning(
+                    f"{knob} is not a valid ClassAd expression; the startd silently keeps the global "
+                    f"{name} for slot type {type_id}: {node}", knob))
+                continue
+            overrides.append(("Start" if name == "START" else name, node))
+        for wrong, right in MISSPELLED_OVERRIDES.items():
+            knob = table.get(wrong)
+            if knob is not None:
+                self._once(("misspelled", knob.lower()), self.knobs.warning(
+                    f"{knob} is ignored: per-type policy overrides use the ad spelling, "
+                    f"SLOT_TYPE_{type_id}_{right}", knob))
+        return overrides
+
+    # -- one slot ----------------------------------------------------------------------------
+    def slot_ad(self, slot: Slot, public: bool) -> SlotAd:
+        from condorcfg.classad import ClassAd
+
+        knobs, totals, machine = self.knobs, self.layout.totals, self.machine
+        ad = ClassAd()
+        lit = _literal
+        daemon_ad = knobs.boolean("ENABLE_STARTD_DAEMON_AD", True) if (
+            (knobs.value("ENABLE_STARTD_DAEMON_AD") or "auto").strip().lower() != "auto") else True
+
+        # config ad: policy entries, then per-type overrides (later assignments win)
+        for attr, node in self.policy + self._type_overrides(slot.type_id):
+            ad[attr] = node
+        ad["MyType"] = lit("Slot" if daemon_ad else "Machine")
+        if daemon_ad:
+            ad["HasStartDaemonAd"] = lit(True)
+        ad["TargetType"] = lit("Job")
+        name = f"{slot.name_stem}@{self.daemon_name}"
+        ad["Name"] = lit(name)
+        ad["Machine"] = lit(self.host)
+        ad["IsLocalStartd"] = lit(False)
+        for attr, node in self.machine_attrs:
+            ad[attr] = node
+
+        # slot resources (§8.4)
+        cpus = slot.published_cpus if not slot.broken else (0.0 if slot.fractional_cpus else 0)
+        memory = slot.memory if not slot.broken else 0
+        ad["Cpus"] = lit(cpus)
+        ad["TotalSlotCpus"] = lit(cpus)
+        ad["Memory"] = lit(memory)
+        ad["TotalSlotMemory"] = lit(memory)
+        disk = math.ceil(totals.disk * (slot.disk_fraction or 0.0))
+        ad["Disk"] = lit(disk)
+        ad["TotalDisk"] = lit(totals.disk)
+        ad["TotalSlotDisk"] = lit(float(disk))
+        ad["VirtualMemory"] = lit(int(totals.swap * (slot.swap_fraction or 0.0)))
+        ad["TotalVirtualMemory"] = lit(totals.swap)
+        for key, resource in totals.resources.items():
+            amount = _number(slot.custom.get(key) or 0.0)
+            ad[resource.tag] = lit(amount)
+            ad[f"TotalSlot{resource.tag}"] = lit(amount)
+            if resource.ids is not None:
+                ad[f"Assigned{resource.tag}"] = lit(",".join(slot.ids.get(key, [])))
+                if resource.offline:
+                    ad[f"Offline{resource.tag}"] = lit(",".join(resource.offline))
+        if slot.broken:
+            ad["SlotBrokenReason"] = lit(slot.broken)
+
+        # machine-wide static (§8.3)
+        ad["Arch"] = lit(machine.arch)
+        ad["OpSys"] = lit(machine.opsys.upper())
+        ad["UidDomain"] = lit(knobs.value("UID_DOMAIN") or self.host)
+        ad["FileSystemDomain"] = lit(knobs.value("FILESYSTEM_DOMAIN") or self.host)
+        ad["TotalCpus"] = lit(float(totals.cpus))
+        ad["TotalMemory"] = lit(totals.memory)
+        ad["DetectedCpus"] = lit(totals.detected_cpus)
+        ad["DetectedMemory"] = lit(totals.detected_memory)
+        ad["TotalSlots"] = lit(len(self.layout.slots))
+        for resource in totals.resources.values():
+            ad[f"Total{resource.tag}"] = lit(_number(resource.quantity))
+            ad[f"Detected{resource.tag}"] = lit(_number(resource.detected_quantity))
+        ad["MachineResources"] = lit(" ".join(["Cpus", "Memory", "Disk", "Swap",
+                                               *(r.tag for r in totals.resources.values())]))
+        for attr, node in self._slot_attrs_pass(slot):
+            ad[attr] = node
+
+        ad["SlotID"] = lit(slot.slot_id)
+        if slot.backfill:
+            ad["SlotBackfill"] = lit(True)
+        ad["SlotTypeID"] = lit(slot.type_id)
+        ad["SlotType"] = lit("Partitionable" if slot.partitionable else "Static")
+        if slot.partitionable:
+            ad["PartitionableSlot"] = lit(True)
+            ad["NumDynamicSlots"] = lit(0)
+            if knobs.boolean("ENABLE_CLAIMABLE_PARTITIONABLE_SLOTS", False):
+                ad["MaxClaimTime"] = lit(knobs.integer("MAX_PARTITIONABLE_SLOT_CLAIM_TIME", 3600))
+        self._slot_weight(ad, slot)
+        consumption = slot.partitionable and knobs.to_boolean(
+            knobs.type_value(slot.type_id, "CONSUMPTION_POLICY"), False, "CONSUMPTION_POLICY", self.diagnostics)
+        if consumption:
+            self._consumption(ad, slot)
+
+        # dynamic ad (§8.5, §8.6)
+        for attr, value in IDLE_MACHINE.items():
+            ad[attr] = lit(value)
+        self._start_and_requirements(ad, slot, consumption)
+        policy = _evaluate_local_policy(ad)
+        self._check_is_owner(slot, policy)
+        if public:
+            _to_public(ad, self._listed_attrs(slot))
+        return SlotAd(ad, slot.slot_id, slot.type_id, name, slot, policy)
+
+    def _check_is_owner(self, slot: Slot, policy: LocalPolicy) -> None:
+        if isinstance(policy.is_owner, (bool, int, float)):
+            return
+        from condorcfg.classad import unparse
+
+        knob = (self.knobs.type_tables.get(slot.type_id, {}).get("isowner")
+                or next((k for k in ("IsOwner", "IS_OWNER") if self.knobs.value(k) is not None), "IS_OWNER"))
+        refs = policy.job_references + policy.undefined
+        because = f" (it uses {', '.join(refs)}, undefined without a job)" if refs else ""
+        self._once(("isowner", knob.lower()), self.knobs.error(
+            f"IsOwner evaluates to {unparse(policy.is_owner)} for slot {slot.slot_id} when no job is "
+            f"present{because}; the startd aborts (\"Invalid evaluation of IsOwner\"). IS_OWNER may only use "
+            "machine attributes", knob))
+
+    def _slot_weight(self, ad, slot: Slot) -> None:
+        knob = self.knobs.type_knob(slot.type_id, "SLOT_WEIGHT") or self.knobs.type_knob(slot.type_id, "SlotWeight")
+        node = self.parse(self.knobs.value(knob)) if knob else self.parse("Cpus")
+        if isinstance(node, str):
+            self._once(("weight", knob.lower()), self.knobs.error(
+                f"{knob} is not a valid ClassAd expression, so the startd will not start (Bad slot weight "
+                f"expression): {node}", knob))
+            node = self.parse("Cpus")
+        ad["SlotWeight"] = node
+
+    def _resource_names(self) -> list[str]:
+        return ["Cpus", "Memory", "Disk", *(r.tag for r in self.layout.totals.resources.values())]
+
+    def _consumption(self, ad, slot: Slot) -> None:
+        """Consumption<Res> of a p-slot with a consumption policy (spec §8.3), swap excluded."""
+        for res in self._resource_names():
+            knob = self.knobs.type_knob(slot.type_id, f"CONSUMPTION_{res}")
+            text = self.knobs.value(knob) if knob else (
+                f"ifthenelse(target.Request{res} =?= undefined, 0, target.Request{res})")
+            node = self.parse(text)
+            if isinstance(node, str):
+                self._once(("consumption", knob.lower()), self.knobs.error(
+                    f"{knob} is not a valid ClassAd expression: {node}", knob))
+                continue
+            ad[f"Consumption{res}"] = node
+
+    def _start_and_requirements(self, ad, slot: Slot, consumption: bool = False) -> None:
+        knob = self.knobs.type_knob(slot.type_id, "START")
+        start = self.parse(self.knobs.value(knob)) if knob else self.parse("True")
+        if isinstance(start, str):
+            if knob and knob.upper() != "START":  # a bad global START was already reported as fatal
+                self._once(("start", knob.lower()), self.knobs.error(
+                    f"{knob} is not a valid ClassAd expression, so slots of type {slot.type_id} advertise "
+                    f"Start = error and never match: {start}", knob))
+            from condorcfg.classad import ERROR
+
+            start = _literal(ERROR)
+        ad["Start"] = start
+        limits_text = self.knobs.value("WithinResourceLimits")
+        if limits_text is None and consumption:
+            limits_text = "(" + " && ".join(
+                f"ifThenElse(TARGET._cp_orig_Request{r} isnt UNDEFINED, TARGET.Request{r} <= MY.{r}, "
+                f"MY.Consumption{r} <= MY.{r})" for r in self._resource_names()) + ")"
+        if limits_text is None:
+            limits_text = DEFAULT_WITHIN_LIMITS + "".join(
+                CUSTOM_WITHIN_LIMITS.format(tag=r.tag) for r in self.layout.totals.resources.values()) + ")"
+        limits = self.parse(limits_text)
+        if isinstance(limits, str):
+            self._once(("limits",), self.knobs.error(
+                f"WithinResourceLimits is not a valid ClassAd expression: {limits}", "WithinResourceLimits"))
+        else:
+            ad["WithinResourceLimits"] = limits
+        ad["Requirements"] = self.parse("START && (WithinResourceLimits)" if slot.partitionable else "START")
+
+    def _listed_attrs(self, slot: Slot) -> set[str]:
+        return {attr.lower() for attr, _ in self.machine_attrs + self._slot_attrs_pass(slot)}
+
+
+def _to_public(ad, listed: set[str]) -> None:
+    """Drop what only the startd's internal ad holds (spec §8.1)."""
+    policy_names = {entry[0].lower() for entry in POLICY_ENTRIES}
+    for attr in list(ad):
+        lowered = attr.lower()
+        if lowered in policy_names and lowered not in PUBLIC_POLICY and lowered not in listed:
+            del ad[attr]
+    if "Rank" not in ad:
+        ad["Rank"] = _literal(0.0)
+    if "MaxJobRetirementTime" not in ad:
+        ad["MaxJobRetirementTime"] = _literal(0)
+
+
+def _evaluate_local_policy(ad) -> LocalPolicy:
+    from condorcfg.slots.policy import evaluate_local_policy
+
+    return evaluate_local_policy(ad)

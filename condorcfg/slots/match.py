@@ -1,0 +1,116 @@
+"""Explain a match between a job ad and a slot ad, clause by clause.
+
+The offline counterpart of ``condor_q -better-analyze``: the slot's
+Requirements (START, WithinResourceLimits, …) are evaluated with the slot as
+MY and the job as TARGET, the job's Requirements the other way round.  Each
+side is split into its top-level ``&&`` clauses; a clause that is just a
+reference to another attribute of the same ad (``START``) is opened up the
+same way, so the failing clause is the one a person wrote.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+MAX_EXPANSION_DEPTH = 8  # attribute references opened up inside one another, at most
+
+
+@dataclass
+class Clause:
+    side: str  # "slot" or "job": whose Requirements it comes from
+    origin: str  # the attribute it was written in (Requirements, Start, ...)
+    text: str
+    value: object
+
+    @property
+    def ok(self) -> bool:
+        return _true(self.value)
+
+
+@dataclass
+class MatchResult:
+    slot_name: str
+    slot_ok: bool  # the slot's Requirements accept the job
+    job_ok: bool  # the job's Requirements accept the slot
+    clauses: list[Clause] = field(default_factory=list)
+
+    @property
+    def matches(self) -> bool:
+        return self.slot_ok and self.job_ok
+
+    @property
+    def failing(self) -> list[Clause]:
+        return [c for c in self.clauses if not c.ok]
+
+
+def _true(value) -> bool:
+    return value is True or (isinstance(value, (int, float)) and not isinstance(value, bool) and value != 0)
+
+
+def split_and(node) -> list:
+    """The top-level ``&&`` operands of an expression (parentheses around it removed)."""
+    from condorcfg.classad.ast import BinaryOp, Paren
+
+    while isinstance(node, Paren):
+        node = node.inner
+    if isinstance(node, BinaryOp) and node.op == "&&":
+        return split_and(node.left) + split_and(node.right)
+    return [node]
+
+
+def _clauses(ad, attr: str, depth: int = 0, seen=None) -> list[tuple[str, object]]:
+    """(origin, node) pairs for the clauses of ``ad[attr]``, opening same-ad references."""
+    from condorcfg.classad.ast import AttrRef, Paren
+
+    seen = set() if seen is None else seen
+    seen.add(attr.lower())
+    result = []
+    for part in split_and(ad[attr]):
+        inner = part
+        while isinstance(inner, Paren):
+            inner = inner.inner
+        if (isinstance(inner, AttrRef) and (inner.scope in (None, "MY")) and inner.name in ad
+                and inner.name.lower() not in seen and depth < MAX_EXPANSION_DEPTH):
+            origin = next(name for name in ad if name.lower() == inner.name.lower())
+            result.extend(_clauses(ad, origin, depth + 1, seen))
+        else:
+            result.append((attr, part))
+    return result
+
+
+def _evaluate(node, my, target):
+    from condorcfg.classad import ERROR, evaluate
+
+    try:
+        return evaluate(node, my=my, target=target)
+    except (RecursionError, MemoryError, ValueError, TypeError, ArithmeticError):
+        return ERROR  # pathological expressions end as an error value, not a traceback
+
+
+def explain_match(slot_ad, job_ad, slot_name: str = "") -> MatchResult:
+    """Evaluate both Requirements and every clause of each."""
+    from condorcfg.classad import unparse
+
+    evaluate = _evaluate
+    slot_ok = _true(evaluate(slot_ad["Requirements"], my=slot_ad, target=job_ad)) if "Requirements" in slot_ad else True
+    job_ok = _true(evaluate(job_ad["Requirements"], my=job_ad, target=slot_ad)) if "Requirements" in job_ad else True
+    result = MatchResult(slot_name, slot_ok, job_ok)
+    for side, my, target in (("slot", slot_ad, job_ad), ("job", job_ad, slot_ad)):
+        if "Requirements" not in my:
+            continue
+        for origin, node in _clauses(my, "Requirements"):
+            result.clauses.append(Clause(side, origin, unparse(node), evaluate(node, my=my, target=target)))
+    return result
+
+
+def format_match(result: MatchResult) -> str:
+    from condorcfg.classad import unparse
+
+    verdict = "matches" if result.matches else "does NOT match"
+    lines = [f"{result.slot_name}: job {verdict}"]
+    for side, ok in (("slot", result.slot_ok), ("job", result.job_ok)):
+        whose = "slot Requirements (START ...) against the job" if side == "slot" else "job Requirements against the slot"
+        lines.append(f"  {whose}: {'true' if ok else 'false'}")
+        for clause in (c for c in result.clauses if c.side == side):
+            mark = "ok  " if clause.ok else "FAIL"
+            lines.append(f"    [{mark}] {clause.origin}: {clause.text}  -> {unparse(clause.value)}")
+    return "\n".join(lines)

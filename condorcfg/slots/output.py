@@ -1,0 +1,94 @@
+"""Print slot ads: ``long`` (condor_status -l), ``json`` (condor_status -json), ``new`` (``[ … ]``).
+
+Attributes are sorted case-insensitively, as condor_status -l prints them, so
+output is deterministic and diffable.  ``long`` output can be fed to
+``condor_q -better-analyze -slotads FILE``.
+"""
+from __future__ import annotations
+
+import json
+
+
+def _sorted_items(ad):
+    return sorted(((name, ad[name]) for name in ad), key=lambda item: item[0].lower())
+
+
+def _old_string(text: str) -> str:
+    # old syntax (condor_status -l) escapes only the quote; backslashes print as they are
+    return '"' + text.replace('"', '\\"') + '"'
+
+
+def unparse_old(expr) -> str:
+    """An expression in old ClassAd syntax, as condor_status -l prints it.
+
+    The shared printer writes new syntax, where a backslash in a string is
+    doubled; HTCondor reads old-syntax text without escapes, so such strings
+    are swapped for placeholder names, printed, and put back unescaped.
+    """
+    from dataclasses import fields, is_dataclass, replace
+
+    from condorcfg.classad import unparse
+    from condorcfg.classad.ast import AttrRef, Literal, Node
+
+    strings: dict[str, str] = {}
+
+    def swap(item):
+        if isinstance(item, Literal) and isinstance(item.value, str) and "\\" in item.value:
+            placeholder = f"condorcfgOldString{len(strings)}x"
+            strings[placeholder] = item.value
+            return AttrRef(placeholder)
+        if isinstance(item, Node) and is_dataclass(item):
+            changes = {f.name: swap(getattr(item, f.name)) for f in fields(item) if f.name not in ("line", "column")}
+            return replace(item, **changes)
+        if isinstance(item, list):
+            return [swap(x) for x in item]
+        if isinstance(item, tuple):
+            return tuple(swap(x) for x in item)
+        return item
+
+    text = unparse(swap(expr))
+    for placeholder, value in strings.items():
+        text = text.replace(placeholder, _old_string(value), 1)
+    return text
+
+
+def format_long(ads) -> str:
+    blocks = ["\n".join(f"{name} = {unparse_old(expr)}" for name, expr in _sorted_items(ad)) for ad in ads]
+    return "\n\n".join(blocks) + ("\n" if blocks else "")
+
+
+def format_new(ads) -> str:
+    from condorcfg.classad import unparse
+
+    blocks = []
+    for ad in ads:
+        lines = [f"    {name} = {unparse(expr)};" for name, expr in _sorted_items(ad)]
+        blocks.append("[\n" + "\n".join(lines) + "\n]")
+    return "\n".join(blocks) + ("\n" if blocks else "")
+
+
+def _json_value(expr) -> str:
+    from condorcfg.classad import ERROR, UNDEFINED, unparse
+    from condorcfg.classad.ast import Literal
+
+    if isinstance(expr, Literal):
+        value = expr.value
+        if value is UNDEFINED:
+            return "null"
+        if isinstance(value, (bool, int, str)) or (isinstance(value, float) and value == value
+                                                   and value not in (float("inf"), float("-inf"))):
+            return json.dumps(value)
+        if value is ERROR:
+            return '"\\/Expr(error)\\/"'
+    return '"\\/Expr(' + json.dumps(unparse(expr))[1:-1] + ')\\/"'
+
+
+def format_json(ads) -> str:
+    objects = []
+    for ad in ads:
+        members = [f"    {json.dumps(name)}: {_json_value(expr)}" for name, expr in _sorted_items(ad)]
+        objects.append("  {\n" + ",\n".join(members) + "\n  }")
+    return "[\n" + ",\n".join(objects) + "\n]\n"
+
+
+FORMATS = {"long": format_long, "json": format_json, "new": format_new}
