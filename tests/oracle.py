@@ -107,8 +107,7 @@ for case in cases:
     except Exception as exc:
         out.append({"error": "EVAL_EXCEPTION: %s" % exc}); continue
     if isinstance(value, classad2.Value):
-        typ = str(value).lower().split(".")[-1]
-        text = typ
+        typ = text = value.name.lower()
     elif isinstance(value, bool):
         typ, text = "bool", "true" if value else "false"
     elif isinstance(value, int):
@@ -132,6 +131,10 @@ print(json.dumps(out))
 
 def classad_eval_many(cases: list[dict], timeout: float = 120.0) -> list[dict]:
     """Evaluate ``[{"expr", "my", "target"}]`` with classad2 in HTCondor mode, in one process.
+
+    classad2 parses ``expr`` and the ad values with the *native* syntax: keep
+    backslashes and adjacent string literals out of texts meant to be read
+    the same in both syntaxes.
 
     Each result is ``{"type", "value"}`` or ``{"error": "PARSE_ERROR" | "EVAL_EXCEPTION: ..."}``.
     ``type`` is ``int real string bool undefined error list classad abstime reltime``;

@@ -41,20 +41,25 @@ def _corpus():
 REAL, META, RECORDS = _corpus()
 
 
-def _profile() -> MachineProfile:
+def _profile(hostname: str) -> MachineProfile:
     facts = META["host_facts"]
-    return from_mapping({"hostname": META["pinned_hostname"], "cpus": int(facts["DETECTED_CPUS"]),
+    return from_mapping({"hostname": hostname, "cpus": int(facts["DETECTED_CPUS"]),
                          "memory": int(facts["DETECTED_MEMORY"]), "ip": facts["IP_ADDRESS"],
                          "opsys": facts["OPSYS"], "arch": facts["ARCH"]},
                         source="golden_meta.json", base=MachineProfile())
 
 
-def _normalise(value: str | None, tmp: Path) -> str | None:
+UNPINNED_HOST = "condorcfg-unpinned-host"  # stands for the oracle's real host name where the pin was defeated
+
+
+def _normalise(value: str | None, tmp: Path, config) -> str | None:
+    """Replace sandbox, corpus and host-address text by the goldens' placeholders."""
     if value is None:
         return None
     value = value.replace(str(tmp), "<ORACLE_TMP>").replace(str(REAL), "<CORPUS>")
-    facts = META["host_facts"]
-    value = re.sub(rf"(?<![\w.:]){re.escape(facts['IP_ADDRESS'])}(?![\w.:])", "<ORACLE_IP_ADDRESS>", value)
+    value = value.replace(UNPINNED_HOST, "<ORACLE_HOST_FQDN>")
+    for address in {META["host_facts"]["IP_ADDRESS"], config.value("IP_ADDRESS") or ""} - {""}:
+        value = re.sub(rf"(?<![\w.:]){re.escape(address)}(?![\w.:])", "<ORACLE_IP_ADDRESS>", value)
     return value
 
 
@@ -68,7 +73,8 @@ def read_record(record: dict, tmp: Path, fallback: bool = False):
     top = tmp / "condor_config"
     top.write_text(wrapper)
     environ = {"HOME": str(tmp / "home"), "PATH": "/usr/bin:/bin", "LANG": "C", "USER": "root"}
-    return condorcfg.load([str(top)], machine=_profile(), environ=environ, cwd=str(tmp))
+    hostname = UNPINNED_HOST if record.get("hostname_unpinned") else META["pinned_hostname"]
+    return condorcfg.load([str(top)], machine=_profile(hostname), environ=environ, cwd=str(tmp))
 
 
 def compare_record(record: dict, tmp: Path) -> tuple[int, dict[str, str]]:
@@ -84,13 +90,16 @@ def compare_record(record: dict, tmp: Path) -> tuple[int, dict[str, str]]:
         if mode == "as_is":
             raise
         config = read_record(record, tmp, fallback=True)
+    if mode != "as_is":
+        # the goldens read LOCAL_CONFIG_* as another subsystem, past the TOOL.* fallback lines
+        config.subsystem, config.subsystem_defaults = "CONDORCFG_UNUSED", {}
     compared = 0
     differences = {}
     for name, golden in (record.get("raw") or {}).items():
         if golden == "<VOLATILE>":
             continue
         compared += 1
-        ours = _normalise(config.value(name), tmp)
+        ours = _normalise(config.value(name), tmp, config)
         if ours != golden:
             differences[name] = f"{ours!r} != {golden!r}"
     return compared, differences

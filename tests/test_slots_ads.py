@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from condorcfg.classad import UNDEFINED, evaluate, parse, parse_ad, unparse
 from condorcfg.slots import build_slot_ads
 from condorcfg.slots.match import explain_match, split_and
@@ -245,3 +243,47 @@ def test_cross_slot_attributes():
     ads = ads_for("STARTD_SLOT_ATTRS = State, Cpus\nNUM_SLOTS_TYPE_1 = 2")
     for slot_ad in ads:
         assert value(slot_ad.ad, "slot2_Cpus") == 8 and value(slot_ad.ad, "slot1_State") == "Unclaimed"
+
+
+def test_long_format_prints_strings_in_old_syntax():
+    from condorcfg.slots.output import unparse_old
+
+    assert unparse_old(parse(r'regexp("@x\.org$", TARGET.User) && Tag == "a\"b"')) == \
+        r'regexp("@x\.org$",TARGET.User) && Tag == "a\"b"'
+    ads = ads_for('STARTD_ATTRS = Pattern\nPattern = "C:\\scratch"')
+    assert 'Pattern = "C:\\scratch"' in format_long([ads[0].ad])
+
+
+def test_slot_weight_per_type_and_claimable_pslots():
+    ads = ads_for("NUM_SLOTS_TYPE_1 = 1\nSLOT_TYPE_1_PARTITIONABLE = true\nSLOT_TYPE_1_SLOT_WEIGHT = Cpus * 2\n"
+                  "NUM_SLOTS_TYPE_2 = 1\nENABLE_CLAIMABLE_PARTITIONABLE_SLOTS = true")
+    assert unparse(ads[0].ad["SlotWeight"]) == "Cpus * 2" and unparse(ads[1].ad["SlotWeight"]) == "Cpus"
+    assert value(ads[0].ad, "MaxClaimTime") == 3600 and "MaxClaimTime" not in ads[1].ad
+
+
+def test_empty_is_owner_falls_back_to_start_test():
+    ads = ads_for("IS_OWNER =\nSTART = False")
+    assert unparse(ads[0].ad["IsOwner"]) == "(START is false)" and ads[0].local_policy.state == "Owner"
+
+
+def test_startd_exprs_is_obsolete():
+    ads = ads_for("STARTD_EXPRS = Foo\nFoo = 1")
+    assert value(ads[0].ad, "Foo") == 1 and any("STARTD_EXPRS is obsolete" in m for m in messages(ads))
+
+
+def test_broken_slot_advertises_nothing_and_why():
+    ads = ads_for("SLOT_TYPE_1 = cpus=10\nNUM_SLOTS_TYPE_1 = 1\nSLOT_TYPE_2 = cpus=10\nNUM_SLOTS_TYPE_2 = 1")
+    broken = ads[1].ad
+    assert (value(broken, "Cpus"), value(broken, "Memory")) == (0, 0)
+    assert value(broken, "SlotBrokenReason") == "Not enough CPU" and "SlotBrokenReason" not in ads[0].ad
+
+
+def test_offline_devices_are_published():
+    ad = ads_for("MACHINE_RESOURCE_GPUs = a, b, c\nOFFLINE_MACHINE_RESOURCE_GPUs = b")[0].ad
+    assert (value(ad, "AssignedGPUs"), value(ad, "OfflineGPUs")) == ("a,c", "b")
+    assert (value(ad, "TotalGPUs"), value(ad, "DetectedGPUs")) == (2, 3)
+
+
+def test_resource_quantity_may_be_an_expression():
+    ad = ads_for("MACHINE_RESOURCE_Bandwidth = 10 * 100")[0].ad
+    assert value(ad, "TotalBandwidth") == 1000

@@ -168,12 +168,27 @@ CASES: list[tuple[str, str, str]] = [
     ("sub-schedd-hpc-annex", "COLLECTOR_HOST = cm.example.org", "use FEATURE : HPC_ANNEX"),
     ("sub-master-child-collector", "", "use FEATURE : ChildCollector(2)"),
     ("sub-collector-collector-node", "", "use EXPERIMENTAL : CollectorNode(4, 9700)"),
+    # AUTO_USE_<CATEGORY>_<Name> = <true> applies the template after every config source
+    # (files, local files, _CONDOR_ overrides), in order of the knob names; the schedd's
+    # built-in AUTO_USE_FEATURE_PelicanRetryPolicy = $(IsSchedd) uses PelicanRetryPolicy.
+    ("auto-use-role-execute", "", "AUTO_USE_ROLE_Execute = true"),
+    ("auto-use-order", "", "AUTO_USE_ROLE_Submit = true\nauto_use_role_execute = yes\nAUTO_USE_FEATURE_GANGLIA = 1"),
+    ("auto-use-after-assignments", "",
+     "JOB_TRANSFORM_NAMES = mine\nAUTO_USE_FEATURE_PelicanRetryPolicy = true\nPelicanRetry_MaxRetries = 9"),
+    ("auto-use-schedd-default", "", "# nothing: the schedd's built-in AUTO_USE_FEATURE_PelicanRetryPolicy"),
+    ("auto-use-schedd-off", "", "AUTO_USE_FEATURE_PelicanRetryPolicy = false"),
+    ("auto-use-prefixed-ignored", "", "TOOL.AUTO_USE_ROLE_Execute = true"),
 ]
 
 # Cases read as a daemon instead of the TOOL subsystem (prefixed knobs such as
 # SCHEDD.COLLECTOR_HOST and the per-subsystem defaults then apply).
 SUBSYSTEM_CASES = {"sub-startd-desktop": "STARTD", "sub-schedd-hpc-annex": "SCHEDD",
-                   "sub-master-child-collector": "MASTER", "sub-collector-collector-node": "COLLECTOR"}
+                   "sub-master-child-collector": "MASTER", "sub-collector-collector-node": "COLLECTOR",
+                   "auto-use-schedd-default": "SCHEDD", "auto-use-schedd-off": "SCHEDD"}
+# Templates a case applies without a `use` line (their body's knobs are compared too).
+IMPLICIT_TEMPLATES = {"auto-use-schedd-default": [("FEATURE", "PelicanRetryPolicy")],
+                      "auto-use-schedd-off": [("FEATURE", "PelicanRetryPolicy")],
+                      "sub-schedd-hpc-annex": [("FEATURE", "PelicanRetryPolicy")]}
 
 # Values that differ on every read: compared only for being defined on both sides.
 RANDOM_KNOBS = {"PERIODIC_CHECKPOINT", "UWCS_PERIODIC_CHECKPOINT"}
@@ -386,10 +401,16 @@ def _literal_names(category: str, name: str, seen: set | None = None) -> set[str
     return names
 
 
-def _uses(use_lines: str) -> list[tuple[str, str]]:
-    found = []
+def _uses(use_lines: str, case_id: str | None = None) -> list[tuple[str, str]]:
+    """(category, name) of the templates a case's lines use: `use` lines and AUTO_USE_ knobs."""
+    found = list(IMPLICIT_TEMPLATES.get(case_id, []))
     for line in use_lines.splitlines():
+        auto = re.match(r"auto_use_([a-z]+)_(\w+)\s*=", line, re.I)
+        if auto:
+            found.append((auto.group(1), auto.group(2)))
         match = re.match(r"use\s+(\w+)\s*:\s*(.*)$", line, re.I)
+        if not match:
+            continue
         for item in re.findall(r"(\w+)\s*(?:\([^)]*\))?", re.sub(r"\([^)]*\)", "()", match.group(2))):
             found.append((match.group(1), item))
     return found
@@ -407,7 +428,7 @@ def template_oracle(oracle, tmp_path_factory):
     for case_id, preamble, use in CASES:
         top = _write_case(directory, case_id, f"{preamble}\n{use}" if preamble else use)
         tops[case_id] = top
-        extra = sorted({n for cat, name in _uses(use) for n in _literal_names(cat, name)})
+        extra = sorted({n for cat, name in _uses(use, case_id) for n in _literal_names(cat, name)})
         requests.append({"id": case_id, "config": str(top), "extra": extra,
                          "subsystem": SUBSYSTEM_CASES.get(case_id, "TOOL")})
     results = _run_oracle(requests)
@@ -444,7 +465,7 @@ def _compare_case(case_id: str, preamble: str, use: str, template_oracle, host_p
                 + oracle_result["error"].splitlines()[0]]
     after = oracle_result["values"]
     before = template_oracle["base"][(preamble, subsystem)]["values"]
-    touched = {n for cat, name in _uses(use) for n in _literal_names(cat, name)}
+    touched = {n for cat, name in _uses(use, case_id) for n in _literal_names(cat, name)}
     touched |= {n for n in set(after) | set(before) if after.get(n) != before.get(n) and n not in NOT_CONFIG_DRIVEN}
     touched |= {n.upper() for n in cfg.names()}
     problems = []

@@ -96,6 +96,25 @@ _DIGITS_RE = re.compile(r"[0-9]*")
 _HEX_RE = re.compile(r"[0-9A-Fa-f]*")
 _ELVIS_RE = re.compile(r"\?[ \t\n\r\f\v]*:")
 
+# One master pattern; the alternatives needing HTCondor's finer rules
+# (numbers other than plain decimals, strings) only locate the token and the
+# _Lexer methods read it.  Order matters: comments before '/', '..' and
+# '.digit' before '.', '=?=' before '='.
+_TOKEN_RE = re.compile(r"""
+ (?P<space>(?:[ \t\n\r\f\v]+|//[^\n]*|/\*.*?\*/)+)
+|(?P<badcomment>/\*)
+|(?P<word>[A-Za-z_][A-Za-z0-9_]*)
+|(?P<int>[1-9][0-9]*(?![0-9.eExX])|0(?![0-9.eExX]))
+|(?P<number>[0-9]|\.[0-9.])
+|(?P<string>")
+|(?P<qname>')
+|(?P<elvis>\?[ \t\n\r\f\v]*:)
+|(?P<op>>>>|=\?=|=!=|&&|\|\||<=|>=|<<|>>|==|!=|[-&|^<>+*/%!~=:,;()\[\]{}?.])
+""", re.VERBOSE | re.DOTALL)
+_OPERATOR_TOKENS = {text: (kind, value) for text, kind, value in _OPERATORS}
+_OPERATOR_TOKENS.update({"?": ("QMARK", "?"), ".": ("DOT", ".")})
+_CLOSERS = frozenset({"RPAR", "RSQB", "RBRACE"})
+
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "a": "\a", "v": "\v",
                    "\\": "\\", '"': '"', "'": "'", "?": "?"}
 
@@ -148,63 +167,79 @@ class _Lexer:
         text, n = self.text, len(self.text)
         tokens = self.tokens
         append = tokens.append
+        match_token = _TOKEN_RE.match
+        operators = _OPERATOR_TOKENS
         depth = 0
         prev = None
+        pos = 0
         while True:
-            self.skip_space()
-            pos = self.pos
-            if pos >= n:
-                break
+            m = match_token(text, pos)
+            if m is None:
+                if pos >= n:
+                    break
+                self.pos = pos
+                self._bad_character(pos)
+            group = m.lastgroup
+            end = m.end()
+            if group == "space":
+                if "\n" in m.group():
+                    self._advance_lines(pos, end)
+                pos = end
+                continue
             line, column = self.line, pos - self.line_start + 1
-            ch = text[pos]
-            if ch.isalpha() and ch.isascii() or ch == "_":
-                word = _IDENT_RE.match(text, pos).group()
-                self.pos = pos + len(word)
+            if group == "word":
+                word = m.group()
                 kind = _KEYWORDS.get(word.lower())
                 append((kind[0], kind[1], line, column) if kind else ("IDENT", word, line, column))
-            elif "0" <= ch <= "9" or (ch == "." and pos + 1 < n and ("0" <= text[pos + 1] <= "9"
-                                                                      or text[pos + 1] == ".")):
+                pos = end
+            elif group == "int":
+                append(("LITERAL", int(m.group()) if end - pos < 19 else _from_chars(m.group()), line, column))
+                pos = end
+            elif group == "op":
+                op_type, op_value = operators[m.group()]
+                if op_type == "MINUS" and prev not in _ENDS_OPERAND and self._starts_number(end):
+                    self.pos = pos
+                    append(self.number(pos, line, column))
+                    pos = self.pos
+                else:
+                    if op_type in _OPENERS:
+                        depth += 1
+                        if depth > MAX_DEPTH:
+                            self.error(f"expression nested more than {MAX_DEPTH} levels deep", pos)
+                    elif op_type in _CLOSERS:
+                        depth -= 1
+                    append((op_type, op_value, line, column))
+                    pos = end
+            elif group == "number":
+                self.pos = pos
                 append(self.number(pos, line, column))
-            elif ch == "-" and prev not in _ENDS_OPERAND and self._starts_number(pos + 1):
-                append(self.number(pos, line, column))
-            elif ch == '"':
+                pos = self.pos
+            elif group == "string":
+                self.pos = pos
                 append(("LITERAL", self.string('"'), line, column))
-            elif ch == "'":
+                pos = self.pos
+            elif group == "qname":
+                self.pos = pos
                 append(("QIDENT", self.string("'"), line, column))
-            elif ch == ".":
-                self.pos = pos + 1
-                append(("DOT", ".", line, column))
-            elif ch == "?":
-                match = _ELVIS_RE.match(text, pos)
-                if match:
-                    self._advance_lines(pos, match.end())
-                    self.pos = match.end()
-                    append(("ELVIS", "?:", line, column))
-                else:
-                    self.pos = pos + 1
-                    append(("QMARK", "?", line, column))
-            else:
-                for op_text, op_type, op_value in _OPS_BY_CHAR.get(ch, ()):
-                    if text.startswith(op_text, pos):
-                        break
-                else:
-                    if ch == "#":
-                        self.error("'#' does not start a comment inside an expression; "
-                                   "use // or /* */, or remove it")
-                    self.error(f"unexpected character {ch!r}")
-                if op_text == "=" and text.startswith("=?", pos):
-                    self.error("'=?' must be '=?=' (meta-equal)")
-                self.pos = pos + len(op_text)
-                if op_type in _OPENERS:
-                    depth += 1
-                    if depth > MAX_DEPTH:
-                        self.error(f"expression nested more than {MAX_DEPTH} levels deep")
-                elif op_type in ("RPAR", "RSQB", "RBRACE"):
-                    depth -= 1
-                append((op_type, op_value, line, column))
+                pos = self.pos
+            elif group == "elvis":
+                self._advance_lines(pos, end)
+                append(("ELVIS", "?:", line, column))
+                pos = end
+            else:  # "badcomment"
+                self.error("unterminated /* comment: add the closing */", pos)
             prev = tokens[-1][0]
+        self.pos = pos
         append(("$END", None, self.line, n - self.line_start + 1))
         return tokens
+
+    def _bad_character(self, pos: int):
+        ch = self.text[pos]
+        if ch == "#":
+            self.error("'#' does not start a comment inside an expression; use // or /* */, or remove it", pos)
+        if self.text.startswith("=?", pos):
+            self.error("'=?' must be '=?=' (meta-equal)", pos)
+        self.error(f"unexpected character {ch!r}", pos)
 
     def _starts_number(self, pos: int) -> bool:
         text = self.text
@@ -753,26 +788,45 @@ def _syntax_error(tok, expected) -> ClassAdSyntaxError:
     return ClassAdSyntaxError(f"{message}; {hint}" if hint else message, tok[2], tok[3])
 
 
+# (state below, top state, terminal) -> the top state after every one-symbol
+# pass-through reduction (`?rule`) the terminal triggers there.  An operand
+# climbs about a dozen precedence levels that way; caching the whole climb
+# makes it one look-up.  Bounded by states**2 * terminals, filled lazily.
+_CLIMB: dict = {}
+
+
+def _climb(below: int, top: int, kind: str, actions, gotos, rules) -> int:
+    while True:
+        act = actions[top].get(kind)
+        if act is None or act >= 0 or rules[-1 - act][2] is not None:
+            return top
+        top = gotos[below][rules[-1 - act][0]]
+
+
 def _run(tokens: list[tuple]):
     start, accept, actions, gotos, rules = _tables()
+    climb_cache = _CLIMB
     states = [start]
     values: list = []
     push_state, push_value = states.append, values.append
     for tok in tokens:
         kind = tok[0]
         while True:
-            act = actions[states[-1]].get(kind)
+            top = states[-1]
+            act = actions[top].get(kind)
             if act is None:
-                raise _syntax_error(tok, actions[states[-1]].keys())
+                raise _syntax_error(tok, actions[top].keys())
             if act >= 0:
                 push_state(act)
                 push_value(tok)
                 break
             lhs, size, function = rules[-1 - act]
             if function is None:
-                # a one-symbol pass-through (`?rule`): the value stays, only the state changes;
-                # most reductions are these (one per precedence level an operand climbs)
-                states[-1] = gotos[states[-2]][lhs]
+                key = (states[-2], top, kind)
+                new_top = climb_cache.get(key)
+                if new_top is None:
+                    new_top = climb_cache[key] = _climb(states[-2], top, kind, actions, gotos, rules)
+                states[-1] = new_top
                 continue
             children = values[-size:]
             del values[-size:]

@@ -296,8 +296,11 @@ class Reader:
             value = f"{old} {value}" if old else value
         raw = cfg.expand_self(name, value, where)
         matches_default = False
-        if existing is None and "." not in name:
-            default = cfg.defaults.get(name.upper())
+        if existing is None:
+            # HTCondor stores the built-in text when a new value just repeats the default (TRUE -> true);
+            # for PREFIX.KNOB the default of KNOB counts.
+            base = name.upper().split(".", 1)[-1]
+            default = cfg.defaults.get(base)
             if _same_param_value(default, raw):
                 raw, matches_default = default, True
         origin = "template" if statement.template else "file"
@@ -743,9 +746,42 @@ def _insert_special(config: Config, profile, facts: dict, environ: Mapping[str, 
             user = ""
     if user:
         config.define(_host_definition("USERNAME", user))
-    for name in ("IP_ADDRESS", "IPV4_ADDRESS", "IPV6_ADDRESS", "DETECTED_CPUS"):
-        if facts.get(name):
-            config.define(_host_definition(name, facts[name]))
+    addresses = _addresses(config, facts)
+    for name in ("IP_ADDRESS", "IPV4_ADDRESS", "IPV6_ADDRESS"):
+        if addresses.get(name):
+            config.define(_host_definition(name, addresses[name]))
+        elif config.stored(name) is not None:
+            config.undefine(name)
+    if facts.get("DETECTED_CPUS"):
+        config.define(_host_definition("DETECTED_CPUS", facts["DETECTED_CPUS"]))
     for name in ("FILESYSTEM_DOMAIN", "UID_DOMAIN"):
-        if config.stored(name) is None:  # "still undefined": not set by any file or the environment
+        if not config.value(name):  # still undefined (or empty): the full host name
             config.define(_host_definition(name, full))
+
+
+def _addresses(config: Config, facts: dict) -> dict[str, str]:
+    """The address macros after NETWORK_INTERFACE picks the interface HTCondor would use.
+
+    A literal address is used as is; a pattern (``192.168.*``) keeps the profile's address only
+    if it matches; an interface name cannot be checked against a profile, so the profile's
+    address is kept.
+    """
+    import fnmatch
+    import ipaddress
+
+    wanted = (config.value("NETWORK_INTERFACE") or "").strip()
+    addresses = {name: facts.get(name, "") for name in ("IP_ADDRESS", "IPV4_ADDRESS", "IPV6_ADDRESS")}
+    if not wanted or wanted == "*":
+        return addresses
+    try:
+        literal = ipaddress.ip_address(wanted)
+    except ValueError:
+        literal = None
+    if literal is not None:
+        key = "IPV6_ADDRESS" if literal.version == 6 else "IPV4_ADDRESS"
+        return {"IP_ADDRESS": wanted, key: wanted}
+    if "*" in wanted or any(c.isdigit() for c in wanted.split(".")[0]):
+        return {name: value for name, value in addresses.items() if value and fnmatch.fnmatch(value, wanted)}
+    if "." in wanted:  # a host name, not an interface name: no interface has that address
+        return {}
+    return addresses

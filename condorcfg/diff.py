@@ -1,0 +1,98 @@
+"""Compare two configurations: effective knob values and the slot ads they give.
+
+Both sides are read the same way (same machine profile, same subsystem), so a
+difference is a real change of meaning, not of spelling: moving a knob to
+another file, or replacing a literal by a macro with the same value, is not a
+change.  Provenance of both sides is kept so a report can say where each
+value came from.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class ValueChange:
+    name: str
+    old: str | None  # expanded value; None = not defined
+    new: str | None
+    old_source: object = None  # Definition or None
+    new_source: object = None
+
+    @property
+    def kind(self) -> str:
+        if self.old is None:
+            return "added"
+        if self.new is None:
+            return "removed"
+        return "changed"
+
+
+@dataclass
+class SlotChange:
+    slot: str  # the slot's Name attribute
+    attribute: str | None  # None: the whole slot was added or removed
+    old: str | None  # printed ClassAd value; None = absent
+    new: str | None
+
+    @property
+    def kind(self) -> str:
+        if self.old is None:
+            return "added"
+        if self.new is None:
+            return "removed"
+        return "changed"
+
+
+def _relocated(value: str | None, root: str | None) -> str | None:
+    # Two checkouts of the same tree live in different directories; paths under
+    # each side's CONFIG_ROOT are compared relative to it.
+    if value is None or not root:
+        return value
+    return value.replace(root, "$(CONFIG_ROOT)")
+
+
+def diff_values(old, new, names=None) -> list[ValueChange]:
+    """Knobs whose effective value differs, over every name either side defines (or ``names``)."""
+    old_root, new_root = old.value("CONFIG_ROOT"), new.value("CONFIG_ROOT")
+    if old_root == new_root:
+        old_root = new_root = None
+    if names is None:
+        seen: dict[str, str] = {}
+        for name in list(old.names()) + list(new.names()):
+            seen.setdefault(name.upper(), name)
+        names = sorted(seen.values(), key=str.upper)
+    changes = []
+    for name in names:
+        before, after = old.value(name), new.value(name)
+        if _relocated(before, old_root) != _relocated(after, new_root):
+            changes.append(ValueChange(name, before, after, old.source(name), new.source(name)))
+    return changes
+
+
+def _printed_ad(ad) -> dict[str, str]:
+    from condorcfg.classad import unparse
+
+    return {name: unparse(ad[name]) for name in ad}
+
+
+def diff_slot_ads(old_ads, new_ads) -> list[SlotChange]:
+    """Per-slot attribute differences; slots are paired by their Name."""
+    before = {slot.name: _printed_ad(slot.ad) for slot in old_ads}
+    after = {slot.name: _printed_ad(slot.ad) for slot in new_ads}
+    changes = []
+    for slot in sorted(set(before) | set(after)):
+        if slot not in after:
+            changes.append(SlotChange(slot, None, "present", None))
+            continue
+        if slot not in before:
+            changes.append(SlotChange(slot, None, None, "present"))
+            continue
+        old_attrs, new_attrs = before[slot], after[slot]
+        spelled = {a.lower(): a for a in list(old_attrs) + list(new_attrs)}
+        old_lower = {a.lower(): v for a, v in old_attrs.items()}
+        new_lower = {a.lower(): v for a, v in new_attrs.items()}
+        for key in sorted(spelled):
+            if old_lower.get(key) != new_lower.get(key):
+                changes.append(SlotChange(slot, spelled[key], old_lower.get(key), new_lower.get(key)))
+    return changes

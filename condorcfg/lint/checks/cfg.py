@@ -1,0 +1,104 @@
+"""Configuration-language checks (CFG): comments, continuations, odd names, unrendered templates.
+
+HTCondor treats ``#`` as a comment only at the start of a line (after blanks): a trailing
+``# note`` stays in the value.  A ``\\`` continuation skips comment lines, so the line
+after the comment is what gets joined (config-language.md sections 2-3).
+"""
+from __future__ import annotations
+
+import re
+
+from condorcfg.diagnostics import Location
+from condorcfg.lint.checks import check
+from condorcfg.lint.checks._util import EXPRESSION_KNOBS, is_user, raw_span
+
+
+def _trailing_comment(raw: str) -> int | None:
+    """Offset of a ``#`` that starts a would-be comment (after a blank, outside quotes), or None."""
+    quoted = False
+    previous = " "
+    for index, char in enumerate(raw):
+        if char == '"' and previous != "\\":
+            quoted = not quoted
+        elif char == "#" and not quoted and previous in " \t" and index > 0:
+            return index
+        previous = char
+    return None
+
+
+@check
+def trailing_comment(ctx):
+    for name in ctx.config.names():
+        definition = ctx.config.source(name)
+        if not is_user(definition):
+            continue
+        raw = definition.raw or ""
+        if "#" not in raw or "\n" in raw:
+            continue  # heredoc bodies keep their own comment syntax
+        at = _trailing_comment(raw)
+        if at is None:
+            continue
+        kind = "expression" if EXPRESSION_KNOBS.fullmatch(name) else "value"
+        yield ctx.finding(f"`{raw[at:].strip()}` is part of the {kind} of {name}: HTCondor only treats `#` at the "
+                          f"start of a line as a comment", at=definition,
+                          span=raw_span(ctx, definition, at, len(raw)),
+                          severity="error" if kind == "expression" else None)
+
+
+@check
+def continuation_into_comment(ctx):
+    for file in list(getattr(ctx.config, "files", ()) or ()):
+        lines = ctx.source_lines(file)
+        for index, text in enumerate(lines[:-1]):
+            stripped = text.rstrip()
+            if not stripped.endswith("\\") or stripped.lstrip().startswith("#"):
+                continue
+            following = lines[index + 1]
+            if following.lstrip().startswith("#"):
+                joined = next((i for i in range(index + 2, len(lines)) if not lines[i].lstrip().startswith("#")),
+                              None)
+                what = f"line {joined + 1} is joined instead" if joined is not None else "nothing follows"
+                yield ctx.finding(f"this line continues with `\\` but the next line is a comment: HTCondor skips "
+                                  f"the comment line and {what}",
+                                  at=Location(file, index + 1, len(stripped), index + 1, len(stripped) + 1))
+        if lines and lines[-1].rstrip().endswith("\\") and not lines[-1].lstrip().startswith("#"):
+            last = lines[-1].rstrip()
+            yield ctx.finding("the last line of the file ends with `\\`: the continuation joins nothing",
+                              at=Location(file, len(lines), len(last), len(lines), len(last) + 1))
+
+
+_DIRECTIVES = {"use", "include", "error", "warning", "if", "elif", "else", "endif"}
+
+
+@check
+def directive_name_knob(ctx):
+    for name in ctx.config.names():
+        definition = ctx.config.source(name)
+        if is_user(definition) and name.split(".")[-1].lower() in _DIRECTIVES:
+            yield ctx.finding(f"a knob named {name!r} looks like the `{name.lower()}` statement; HTCondor reads "
+                              f"this line as an assignment only because of the `=`, and readers (and template "
+                              f"bodies) may not", at=definition)
+
+
+_PLACEHOLDERS = [
+    (re.compile(r"\{\{.*?\}\}|\{%.*?%\}"), "a Jinja2 template expression"),
+    (re.compile(r"<%.*?%>"), "an ERB / quattor template tag"),
+    (re.compile(r"@[A-Z][A-Z0-9_]{2,}@"), "an autoconf-style @PLACEHOLDER@"),
+    (re.compile(r"<(?:YOUR|CHANGE|INSERT|ENTER|REPLACE)[A-Za-z_ -]*>|<[A-Z][A-Z0-9_]{3,}>"), "a <PLACEHOLDER>"),
+]
+
+
+@check
+def unrendered_placeholder(ctx):
+    for name in ctx.config.names():
+        definition = ctx.config.source(name)
+        if not is_user(definition):
+            continue
+        raw = definition.raw or ""
+        for pattern, what in _PLACEHOLDERS:
+            found = pattern.search(raw)
+            if found:
+                yield ctx.finding(f"the value of {name} contains {what} (`{found.group(0)}`): this file looks like "
+                                  f"an unrendered template, and HTCondor uses the text literally",
+                                  at=definition, span=raw_span(ctx, definition, found.start(), found.end()))
+                break
