@@ -7,7 +7,7 @@ a machine other than the one running the tool.  Without a profile the local
 host is detected.  The same profile later sizes the slots.
 
 Profile keys: ``hostname``, ``cpus``, ``memory`` (MiB), ``disk`` (KiB),
-``swap`` (KiB), ``ip``, ``opsys``, ``arch``, ``gpus`` (a count or a list of
+``swap`` (KiB), ``ip``, ``ipv6``, ``opsys``, ``arch``, ``gpus`` (a count or a list of
 ids), ``resources`` (``{Tag: quantity | [ids]}``).
 """
 from __future__ import annotations
@@ -29,6 +29,7 @@ class MachineProfile:
     disk: int = 100 * 1024 * 1024  # KiB
     swap: int = 0  # KiB
     ip: str = "127.0.0.1"
+    ipv6: str = ""  # empty: the host has no public IPv6 address
     opsys: str = "LINUX"
     arch: str = "X86_64"
     gpus: int | list[str] = 0
@@ -54,6 +55,7 @@ class MachineProfile:
             "HOSTNAME": self.short_hostname,
             "IP_ADDRESS": self.ip,
             "IPV4_ADDRESS": self.ip if ":" not in self.ip else "",
+            "IPV6_ADDRESS": self.ipv6 or (self.ip if ":" in self.ip else ""),
             "DETECTED_CORES": str(self.cpus),
             "DETECTED_PHYSICAL_CPUS": str(self.cpus),
             "DETECTED_CPUS": str(self.cpus),

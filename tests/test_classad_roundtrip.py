@@ -27,7 +27,9 @@ BINARY = ["+", "-", "*", "/", "%", "<<", ">>", ">>>", "&", "|", "^", "&&", "||",
 
 _scalars = st.one_of(
     st.integers(min_value=-(1 << 63), max_value=(1 << 63) - 1),
-    st.floats(allow_nan=False, allow_infinity=False),  # inf prints as the call real("INF")
+    # inf prints as the call real("INF"); and, as in HTCondor, the 16-digit print of a
+    # value next to DBL_MAX rounds up past it and reads back as infinity
+    st.floats(min_value=-1e308, max_value=1e308),
     st.text(st.characters(blacklist_characters="\x00"), max_size=6),  # NUL cannot be written
     st.sampled_from([True, False, UNDEFINED, ERROR]),
 )
@@ -60,6 +62,12 @@ def _extend(children):
         st.builds(lambda b, i: ast.Subscript(_postfix_safe(b), i), children, children),
         st.builds(ast.Call, st.sampled_from(["f", "strcat", "IfThenElse"]), st.lists(children, max_size=3)),
         st.builds(ast.ListExpr, st.lists(children, max_size=3)),
+        # records hold distinct names in HTCondor's print order (length, then name)
+        st.builds(lambda names, values: ast.RecordExpr(sorted(zip(names, values), key=lambda p: (len(p[0]),
+                                                                                                p[0].lower()))),
+                  st.lists(st.sampled_from(["a", "B", "cc", "odd name", "Memory"]), unique_by=str.lower,
+                           max_size=3),
+                  st.lists(children, min_size=3, max_size=3)),
         st.builds(ast.Paren, children),
     )
 

@@ -125,3 +125,20 @@ def test_golden_long_output(capsys):
         pytest.fail(f"regenerated {GOLDEN.name}; review `git diff` and rerun without the variable")
     assert GOLDEN.exists(), "golden file missing: run with CONDORCFG_REGENERATE_SLOTS_GOLDEN=1"
     assert text == GOLDEN.read_text()
+
+
+def test_match_reads_new_syntax_job_ads(capsys, tmp_path):
+    job = tmp_path / "job.ad"
+    job.write_text('[ Owner = "alice"; User = "alice@example.org"; RequestCpus = 1; RequestMemory = 1;'
+                   ' RequestDisk = 1; Requirements = TARGET.Cpus >= 1 ]\n')
+    code, out, err = run(capsys, "match", "--config", CONFIG, "--machine", profile("ep-16core-static"),
+                         "--job", str(job), "--slot", "3")
+    assert code == 0, err
+    assert out.startswith("slot3@ep02.example.org: job matches") and "1 of 1 slots match" in out
+
+
+def test_policy_report(capsys):
+    code, _, err = run(capsys, "ads", "--config", CONFIG, "--machine", profile("ep-64core"), "--policy")
+    assert code == 0
+    assert "slot1@ep01.example.org: IsOwner = false, Start = undefined, initial state Unclaimed" in err
+    assert "undefined without a job: Owner, User" in err

@@ -476,3 +476,44 @@ def test_end_to_end_with_the_real_reader(cli, tmp_path):
     status, out, _ = cli("10-security", "--format", "json", "--select", "TST,CFG")
     assert status == 1
     assert [(f["code"], f["line"]) for f in json.loads(out)] == [("TST001", 1)]
+
+
+def test_literal_knob_patterns_match_any_case(tmp_path):
+    path = write(tmp_path, "allow_write = *\nAllow_Write_Extra = *\n")
+    assert codes(run(path)) == [("TST002", 1)]
+
+
+def test_declarative_references_and_parse_with_the_real_reader(tmp_path):
+    if not _reader_available():
+        pytest.fail("condorcfg.config.reader is not there yet: the end-to-end lint test needs it")
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "expr.yaml").write_text(textwrap.dedent("""\
+        - code: TST030
+          name: job-attr-in-owner
+          severity: error
+          summary: IS_OWNER refers to a job attribute
+          rationale: r
+          match: {knob: IS_OWNER, references: "Owner|RequestMemory", scope: target,
+                  message: "IS_OWNER refers to {attribute}"}
+          examples: {fail: ["IS_OWNER = TARGET.Owner == 1\\n"]}
+        - code: TST031
+          name: policy-parse
+          severity: error
+          summary: a policy expression does not parse
+          rationale: r
+          match: {knob: "START|RANK", parse: fails, message: "{knob} does not parse: {error}"}
+          examples: {fail: ["START = (1\\n"]}
+    """))
+    path = write(tmp_path, """\
+        IS_OWNER = KeyboardIdle < 60 || TARGET.Owner == "bob"
+        START = (KeyboardIdle > 5
+        JOBISH = TARGET.RequestMemory > 10
+        RANK = $(JOBISH) &&
+    """)
+    result = engine.run(str(path), ruleset=load_rules([META_ONLY, rules]))
+    found = [(f.code, f.location.line, f.location.column, f.location.end_column, f.message) for f in result.findings]
+    assert found[0] == ("TST030", 1, 33, 45, "IS_OWNER refers to TARGET.Owner")
+    assert found[1][:3] == ("TST031", 2, 9) and found[1][4].startswith("START does not parse: ")
+    # RANK is written with a macro: the finding covers the value as written.
+    assert found[2][:4] == ("TST031", 4, 8, 20) and len(found) == 3

@@ -212,7 +212,7 @@ def test_failure_modes(mode, count):
 
 def test_first_slot_of_type_that_does_not_fit_is_built_broken():
     result = layout("SLOT_TYPE_1 = cpus=10\nNUM_SLOTS_TYPE_1 = 1\nSLOT_TYPE_2 = cpus=10\nNUM_SLOTS_TYPE_2 = 1")
-    assert [s.broken for s in result.slots] == [None, "Not enough CPU"]
+    assert [s.broken for s in result.slots] == [None, "Not enough Cpus (4.00 short)"]
     assert result.slots[1].cpus == 6
 
 
@@ -252,3 +252,13 @@ def test_hostile_counts_are_bounded():
     assert any("at most 4096" in d.message for d in errors(result))
     result = layout("NUM_SLOTS = 99999999\nSLOT_TYPE_0_PARTITIONABLE = false")
     assert len(result.slots) == 4096 and errors(result)
+
+
+def test_long_id_lists_bind_quickly():
+    import time
+
+    ids = ", ".join(f"dev{i}" for i in range(200000))
+    start = time.perf_counter()
+    result = layout(f"MACHINE_RESOURCE_Devs = {ids}\nNUM_SLOTS_TYPE_1 = 4000", cpus=4000, memory=4000000)
+    assert time.perf_counter() - start < 10
+    assert [len(s.ids["devs"]) for s in result.slots[:2]] == [50, 50] and not errors(result)

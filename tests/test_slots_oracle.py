@@ -2,7 +2,8 @@
 
 The ``--format long`` output of the example pool (every slot of the three
 example machines) is handed to HTCondor's ClassAd library in one subprocess:
-it must parse every ad with the same attributes, and for each slot and each
+it must parse every ad with the same attributes, read the ``json`` and ``new``
+formats as the same ads, and for each slot and each
 test job HTCondor's ``slot.matches(job)`` / ``job.matches(slot)`` must agree
 with condorcfg's clause-by-clause explanation.
 """
@@ -21,7 +22,7 @@ from condorcfg.classad import parse_ad
 from condorcfg.machine import load_profile
 from condorcfg.slots import build_slot_ads
 from condorcfg.slots.match import explain_match
-from condorcfg.slots.output import format_long
+from condorcfg.slots.output import format_json, format_long, format_new
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -41,9 +42,14 @@ _CHILD = r"""
 import json, sys
 import htcondor2, classad2
 data = json.load(sys.stdin)
-slots = list(classad2.parseAds(data["slots"]))
+slots = list(classad2.parseAds(data["slots"], classad2.ParserType.Old))
+as_json = [classad2.parseOne(text, classad2.ParserType.JSON) for text in data["json"]]
+as_new = list(classad2.parseAds(data["new"], classad2.ParserType.New))
 jobs = {name: classad2.parseOne(text) for name, text in data["jobs"].items()}
-out = {"keys": [sorted(k.lower() for k in ad.keys()) for ad in slots], "matches": {}}
+def texts(ads):
+    return [{k.lower(): str(ad.lookup(k)) for k in ad.keys()} for ad in ads]
+out = {"keys": [sorted(k.lower() for k in ad.keys()) for ad in slots], "matches": {},
+       "old": texts(slots), "json": texts(as_json), "new": texts(as_new)}
 for i, slot in enumerate(slots):
     for name, job in jobs.items():
         # a.matches(b): b's Requirements hold with a as TARGET, so this is [slot accepts job, job accepts slot]
@@ -69,11 +75,16 @@ def test_htcondor_parses_our_ads_and_agrees_on_matches(oracle):
     ads, text = _our_side()
     env = {k: v for k, v in os.environ.items() if not k.upper().startswith("_CONDOR_")}
     env["CONDOR_CONFIG"] = "/dev/null"
-    proc = subprocess.run([sys.executable, "-c", _CHILD], input=json.dumps({"slots": text, "jobs": JOBS}),
+    # condor_status -json prints a list; HTCondor's JSON parser reads one object at a time
+    json_objects = [format_json([ad])[2:-3] for ad in ads]
+    payload = {"slots": text, "jobs": JOBS, "json": json_objects, "new": format_new(ads)}
+    proc = subprocess.run([sys.executable, "-c", _CHILD], input=json.dumps(payload),
                           capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr
     theirs = json.loads(proc.stdout)
     assert len(theirs["keys"]) == len(ads) == 21
+    # the three output formats mean the same ads to HTCondor
+    assert theirs["json"] == theirs["old"] and theirs["new"] == theirs["old"]
     for ad, keys in zip(ads, theirs["keys"]):
         assert sorted(k.lower() for k in ad) == keys
     disagreements = []

@@ -15,8 +15,9 @@ Two groups of tests:
 All oracle runs happen in one child process that re-reads the configuration with
 ``htcondor2.reload_config()`` for each case (a fatal case kills the child; the runner
 records its error and starts a new child for the remaining cases).  Differences that
-cannot be fixed in condorcfg are listed with their reason in
-tests/data/templates_known_differences.json; a test checks that list is exact.
+condorcfg cannot match (host facts a machine profile cannot carry, reader features still
+missing) are listed with their reason in tests/data/templates_known_differences.json;
+the test fails on any other difference and on any listed one that has gone away.
 """
 from __future__ import annotations
 
@@ -25,7 +26,6 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest

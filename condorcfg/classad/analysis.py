@@ -102,8 +102,10 @@ def partial_evaluate(node: ast.Node, my_ad) -> ast.Node:
 
 
 def partial_evaluate_detailed(node: ast.Node, my_ad) -> PartialResult:
+    from condorcfg.classad.evaluate import as_ad
+
     result = PartialResult(node)
-    folder = _Folder(my_ad, result)
+    folder = _Folder(as_ad(my_ad), result)
     result.node = folder.fold(node, ())
     return result
 
@@ -224,6 +226,15 @@ class _Folder:
                 and key not in expanding and len(expanding) < _MAX_SUBSTITUTION_DEPTH:
             self.result.resolved.append(ref)
             expr = self.my[node.name]
+            if isinstance(expr, str):  # mappings of name -> expression text
+                from condorcfg.classad.parser import ClassAdSyntaxError, parse
+
+                try:
+                    expr = parse(expr)
+                except ClassAdSyntaxError:
+                    self.result.resolved.pop()
+                    self.result.unresolved.append(ref)
+                    return node
             if not isinstance(expr, ast.Node):
                 folded = _literal(expr, node)
                 return folded if folded is not None else node

@@ -937,7 +937,12 @@ def as_ad(scope) -> ClassAd | None:
     for name, value in scope.items():
         if len(name) >= 2 and name[0] == "'" and name[-1] == "'":
             name = name[1:-1]  # a quoted attribute name
-        ad[name] = value  # text is parsed (and cached) when first evaluated
+        if isinstance(value, str):
+            try:
+                value = _parse(value)
+            except Exception:  # kept as text: it evaluates to error, as an unparsable value would
+                pass
+        ad[name] = value
     return ad
 
 

@@ -346,6 +346,8 @@ def _children(node):
         return [node.base, node.index]
     if isinstance(node, ast.Select):
         return [node.base]
+    if isinstance(node, ast.RecordExpr):
+        return [expr for _, expr in node.attrs]
     return []
 
 
@@ -507,7 +509,7 @@ def _quantize(st, a, b):
             return a
         if type(a) is int:
             return wrap(_c_div(a + b - 1, b) * b)
-        return math.ceil(ra / b) * b
+        return float(math.ceil(ra / b)) * b
     if -1e-8 <= rbase <= 1e-8:
         return a
     return float(math.ceil(ra / rbase) * rbase) if math.isfinite(ra / rbase) else ra / rbase * rbase
@@ -718,34 +720,22 @@ def _split(s, seps=None):
         return ERROR
     if seps is None:
         seps = ", \t"
-    if seps == "":
-        return _lit_list([s])
     out = []
-    item = []
-    ws = " \t\r\n"
-    pending_sep = False
-    i = 0
-    n = len(s)
-    # runs of whitespace collapse; each non-space separator ends an item (possibly empty)
-    while i < n:
-        c = s[i]
-        if c in seps:
-            if c in ws:
-                if item:
-                    out.append("".join(item))
-                    item = []
-                    pending_sep = False
-            else:
-                if item or pending_sep:
-                    out.append("".join(item))
-                item = []
-                pending_sep = True
-            i += 1
-            continue
-        item.append(c)
-        i += 1
-    if item or pending_sep:
-        out.append("".join(item))
+    last = 0
+    prev_sep = None  # the last non-blank separator seen
+    if seps:
+        for ix, c in enumerate(s):
+            if c not in seps:
+                continue
+            if ix > last:
+                out.append(s[last:ix])
+            elif prev_sep is not None and prev_sep == c:
+                out.append("")  # "a,,b": a run of one separator keeps the empty item
+            if not c.isspace():
+                prev_sep = c
+            last = ix + 1
+    if len(s) > last:
+        out.append(s[last:])
     return _lit_list(out)
 
 
@@ -935,20 +925,7 @@ def _regex_op(pattern: str, target: str, opts: str, replace):
             idx = m.end()
             break
         if m.end() == m.start():
-            # empty match: PCRE retries anchored and non-empty, else copies one character
-            if m.end() >= n:
-                idx = n
-                break
-            m2 = rx.match(target, m.end())
-            nxt = m.end()
-            if full:
-                out.append(target[nxt])
-            idx = nxt + 1
-            if m2 is not None and m2.end() > m2.start():
-                idx = nxt  # a non-empty match starts here: let the loop take it
-                if full:
-                    out.pop()
-            continue
+            return ERROR  # HTCondor 25 gives error for a global replacement that matches empty
         idx = m.end()
     if full:
         out.append(target[idx:])
@@ -1285,7 +1262,7 @@ def _sl_bound(lower):
         if not values:
             return UNDEFINED
         if lower:
-            best = math.inf
+            best = 3.4028234663852886e38  # FLT_MAX, as the C++ starts
             for v in values:
                 if v < best:
                     best = v
@@ -1326,12 +1303,11 @@ def _sl_subset(fold):
         if a is ERROR or b is ERROR:
             return ERROR
         delims = _delims(d, _MEMBER_DELIMS)
-        if delims is ERROR:
+        if delims is ERROR or (a is not UNDEFINED and type(a) is not str) \
+                or (b is not UNDEFINED and type(b) is not str):
             return ERROR
         if a is UNDEFINED:
             return True
-        if type(a) is not str:
-            return ERROR
         items = _tokens(a, delims)
         if not items:
             return True
@@ -1671,34 +1647,23 @@ def _rel_time(v):
 # ---------------------------------------------------------------------------
 # HTCondor helpers: environment, arguments, users
 
-def _env_v1_to_v2(s):
-    if s is UNDEFINED:
-        return UNDEFINED
-    if type(s) is not str:
-        return ERROR
-    entries = _parse_env_v1(s)
-    return _format_env_v2(entries)
-
-
-def _parse_env_v1(s: str) -> list:
-    return [e for e in s.split(";") if e]
-
-
-def _format_env_v2(entries) -> str:
+def _v2_quote(text: str) -> str:
+    """HTCondor's V2 quoting: each blank (and each single quote) goes in its own quotes."""
+    if text == "":
+        return "''"
     out = []
-    for entry in entries:
-        name, eq, value = entry.partition("=")
-        if not eq:
-            continue
-        value = value.replace("'", "''")
-        if " " in value or "\t" in value or "'" in entry.partition("=")[2]:
-            value = "'" + value + "'"
-        out.append(name + "=" + value)
-    return " ".join(out)
+    for c in text:
+        if c == "'":
+            out.append("'''" + "'")
+        elif c in " \t\n\r":
+            out.append("'" + c + "'")
+        else:
+            out.append(c)
+    return "".join(out)
 
 
-def _parse_env_v2(s: str):
-    """Split a V2 environment string (space separated, single-quoted values with '' escapes)."""
+def _parse_v2(s: str):
+    """Split V2 text (blank separated, single quotes group, '' is a quote); None if a quote is open."""
     items = []
     i, n = 0, len(s)
     while i < n:
@@ -1710,7 +1675,9 @@ def _parse_env_v2(s: str):
         while i < n and s[i] not in " \t\n\r":
             if s[i] == "'":
                 i += 1
-                while i < n:
+                while True:
+                    if i >= n:
+                        return None  # unterminated quote
                     if s[i] == "'":
                         if i + 1 < n and s[i + 1] == "'":
                             item.append("'")
@@ -1727,6 +1694,30 @@ def _parse_env_v2(s: str):
     return items
 
 
+def _env_entries(entries, merged: dict) -> bool:
+    for entry in entries:
+        name, eq, value = entry.partition("=")
+        if not eq or not name:
+            return False
+        merged[name] = value
+    return True
+
+
+def _env_v2_text(merged: dict) -> str:
+    return " ".join(name + "=" + _v2_quote(value) for name, value in sorted(merged.items()))
+
+
+def _env_v1_to_v2(s):
+    if s is UNDEFINED:
+        return UNDEFINED
+    if type(s) is not str:
+        return ERROR
+    merged: dict = {}
+    if not _env_entries([e for e in s.split(";") if e], merged):
+        return ERROR
+    return _checked(_env_v2_text(merged))
+
+
 def _merge_env(*args):
     merged: dict = {}
     for s in args:
@@ -1734,32 +1725,26 @@ def _merge_env(*args):
             continue
         if type(s) is not str:
             return ERROR
-        entries = _parse_env_v1(s) if (";" in s and s.startswith('"') is False and " " not in s) \
-            else _parse_env_v2(s)
-        for entry in entries:
-            name, eq, value = entry.partition("=")
-            if not eq:
-                continue
-            merged.pop(name, None)
-            merged[name] = value
-    return _format_env_v2([k + "=" + v for k, v in merged.items()])
+        entries = _parse_v2(s)
+        if entries is None or not _env_entries(entries, merged):
+            return ERROR
+    return _checked(_env_v2_text(merged))
 
 
 def _args_to_list(s, version=None):
-    if s is UNDEFINED:
-        return UNDEFINED
-    if type(s) is not str:
+    if version is not None and (type(version) is not int or version not in (1, 2)):
         return ERROR
-    if version is not None and version not in (1, 2):
+    if type(s) is not str:
         return ERROR
     if version == 1:
         return _lit_list(s.split())
-    return _lit_list(_parse_env_v2(s))
+    items = _parse_v2(s)
+    return ERROR if items is None else _lit_list(items)
 
 
 def _list_to_args(st, lst, version=None):
-    if lst is UNDEFINED:
-        return UNDEFINED
+    if version is not None and (type(version) is not int or version not in (1, 2)):
+        return ERROR
     if not isinstance(lst, ClassAdList):
         return ERROR
     out = []
@@ -1768,13 +1753,11 @@ def _list_to_args(st, lst, version=None):
         if type(item) is not str:
             return ERROR
         if version == 1:
-            if any(c in item for c in " \t\"'"):
+            if any(c in item for c in " \t\n\r"):
                 return ERROR
             out.append(item)
-        elif item == "" or any(c in item for c in " \t'\""):
-            out.append("'" + item.replace("'", "''") + "'")
         else:
-            out.append(item)
+            out.append(_v2_quote(item))
     return _checked(" ".join(out))
 
 

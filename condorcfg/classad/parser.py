@@ -80,14 +80,18 @@ _OPERATORS = [
     ("!", "NOTOP", "!"), ("~", "NOTOP", "~"), ("=", "ASSIGN", "="), (":", "COLON", ":"),
     (",", "COMMA", ","), (";", "SEMI", ";"), ("(", "LPAR", "("), (")", "RPAR", ")"),
     ("[", "LSQB", "["), ("]", "RSQB", "]"), ("{", "LBRACE", "{"), ("}", "RBRACE", "}"),
+    ("?", "QMARK", "?"), (".", "DOT", "."),
 ]
-_OPS_BY_CHAR: dict[str, list] = {}
-for _text, _type, _value in _OPERATORS:
-    _OPS_BY_CHAR.setdefault(_text[0], []).append((_text, _type, _value))
+_OPERATOR_TOKENS = {text: (kind, value) for text, kind, value in _OPERATORS}
+# first character -> the operator texts starting with it, longest first
+_OPS_BY_CHAR: dict[str, list[str]] = {}
+for _text, _, _ in _OPERATORS:
+    _OPS_BY_CHAR.setdefault(_text[0], []).append(_text)
 
 # token types after which a '-' is the binary operator (HTCondor's list)
 _ENDS_OPERAND = frozenset({"LITERAL", "IDENT", "QIDENT", "DOT", "RSQB", "RPAR", "RBRACE"})
-_OPENERS = {"LPAR": "RPAR", "LSQB": "RSQB", "LBRACE": "RBRACE"}
+_OPENERS = frozenset({"LPAR", "LSQB", "LBRACE"})
+_CLOSERS = frozenset({"RPAR", "RSQB", "RBRACE"})
 
 _SPACE = " \t\n\r\f\v"
 _WS_RE = re.compile(r"[ \t\n\r\f\v]*")
@@ -96,24 +100,13 @@ _DIGITS_RE = re.compile(r"[0-9]*")
 _HEX_RE = re.compile(r"[0-9A-Fa-f]*")
 _ELVIS_RE = re.compile(r"\?[ \t\n\r\f\v]*:")
 
-# One master pattern; the alternatives needing HTCondor's finer rules
-# (numbers other than plain decimals, strings) only locate the token and the
-# _Lexer methods read it.  Order matters: comments before '/', '..' and
-# '.digit' before '.', '=?=' before '='.
-_TOKEN_RE = re.compile(r"""
- (?P<space>(?:[ \t\n\r\f\v]+|//[^\n]*|/\*.*?\*/)+)
-|(?P<badcomment>/\*)
-|(?P<word>[A-Za-z_][A-Za-z0-9_]*)
-|(?P<int>[1-9][0-9]*(?![0-9.eExX])|0(?![0-9.eExX]))
-|(?P<number>[0-9]|\.[0-9.])
-|(?P<string>")
-|(?P<qname>')
-|(?P<elvis>\?[ \t\n\r\f\v]*:)
-|(?P<op>>>>|=\?=|=!=|&&|\|\||<=|>=|<<|>>|==|!=|[-&|^<>+*/%!~=:,;()\[\]{}?.])
-""", re.VERBOSE | re.DOTALL)
-_OPERATOR_TOKENS = {text: (kind, value) for text, kind, value in _OPERATORS}
-_OPERATOR_TOKENS.update({"?": ("QMARK", "?"), ".": ("DOT", ".")})
-_CLOSERS = frozenset({"RPAR", "RSQB", "RBRACE"})
+# first character -> what kind of token starts there (hand dispatch is faster than one big regex)
+_CHAR_CLASS = {c: "space" for c in _SPACE}
+_CHAR_CLASS.update({c: "word" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"})
+_CHAR_CLASS.update({c: "digit" for c in "0123456789"})
+_CHAR_CLASS.update({c: "op" for c in "-&|^<>+*/%!~=:,;()[]{}?."})
+# a plain decimal integer (the common case), read without the full number() rules
+_PLAIN_INT_RE = re.compile(r"(?:[1-9][0-9]*|0)(?![0-9.eExX])")
 
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "a": "\a", "v": "\v",
                    "\\": "\\", '"': '"', "'": "'", "?": "?"}
@@ -167,38 +160,55 @@ class _Lexer:
         text, n = self.text, len(self.text)
         tokens = self.tokens
         append = tokens.append
-        match_token = _TOKEN_RE.match
+        classes = _CHAR_CLASS
         operators = _OPERATOR_TOKENS
+        match_space, match_word, match_int = _WS_RE.match, _IDENT_RE.match, _PLAIN_INT_RE.match
         depth = 0
         prev = None
         pos = 0
-        while True:
-            m = match_token(text, pos)
-            if m is None:
-                if pos >= n:
-                    break
-                self.pos = pos
-                self._bad_character(pos)
-            group = m.lastgroup
-            end = m.end()
-            if group == "space":
-                if "\n" in m.group():
+        while pos < n:
+            ch = text[pos]
+            cls = classes.get(ch, "other")
+            if cls == "space":
+                end = match_space(text, pos).end()
+                if "\n" in text[pos:end]:
                     self._advance_lines(pos, end)
                 pos = end
                 continue
             line, column = self.line, pos - self.line_start + 1
-            if group == "word":
-                word = m.group()
+            if cls == "word":
+                word = match_word(text, pos).group()
                 kind = _KEYWORDS.get(word.lower())
                 append((kind[0], kind[1], line, column) if kind else ("IDENT", word, line, column))
-                pos = end
-            elif group == "int":
-                append(("LITERAL", int(m.group()) if end - pos < 19 else _from_chars(m.group()), line, column))
-                pos = end
-            elif group == "op":
-                op_type, op_value = operators[m.group()]
-                if op_type == "MINUS" and prev not in _ENDS_OPERAND and self._starts_number(end):
+                pos += len(word)
+            elif cls == "digit":
+                m = match_int(text, pos)
+                if m:
+                    digits = m.group()
+                    append(("LITERAL", int(digits) if len(digits) < 19 else _from_chars(digits), line, column))
+                    pos = m.end()
+                else:
+                    append(self.number(pos, line, column))
+                    pos = self.pos
+            elif cls == "op":
+                if ch == "/" and text.startswith(("//", "/*"), pos):
                     self.pos = pos
+                    self.skip_space()
+                    pos = self.pos
+                    continue
+                for op_text in _OPS_BY_CHAR[ch]:
+                    if text.startswith(op_text, pos):
+                        break
+                op_type, op_value = operators[op_text]
+                if op_type == "MINUS" and prev not in _ENDS_OPERAND and self._starts_number(pos + 1):
+                    append(self.number(pos, line, column))
+                    pos = self.pos
+                elif op_type == "QMARK" and _ELVIS_RE.match(text, pos):
+                    end = _ELVIS_RE.match(text, pos).end()
+                    self._advance_lines(pos, end)
+                    append(("ELVIS", "?:", line, column))
+                    pos = end
+                elif op_type == "DOT" and self._starts_number(pos + 1, dots=True):
                     append(self.number(pos, line, column))
                     pos = self.pos
                 else:
@@ -209,25 +219,17 @@ class _Lexer:
                     elif op_type in _CLOSERS:
                         depth -= 1
                     append((op_type, op_value, line, column))
-                    pos = end
-            elif group == "number":
-                self.pos = pos
-                append(self.number(pos, line, column))
-                pos = self.pos
-            elif group == "string":
+                    pos += len(op_text)
+            elif ch == '"':
                 self.pos = pos
                 append(("LITERAL", self.string('"'), line, column))
                 pos = self.pos
-            elif group == "qname":
+            elif ch == "'":
                 self.pos = pos
                 append(("QIDENT", self.string("'"), line, column))
                 pos = self.pos
-            elif group == "elvis":
-                self._advance_lines(pos, end)
-                append(("ELVIS", "?:", line, column))
-                pos = end
-            else:  # "badcomment"
-                self.error("unterminated /* comment: add the closing */", pos)
+            else:
+                self._bad_character(pos)
             prev = tokens[-1][0]
         self.pos = pos
         append(("$END", None, self.line, n - self.line_start + 1))
@@ -241,10 +243,13 @@ class _Lexer:
             self.error("'=?' must be '=?=' (meta-equal)", pos)
         self.error(f"unexpected character {ch!r}", pos)
 
-    def _starts_number(self, pos: int) -> bool:
+    def _starts_number(self, pos: int, dots: bool = False) -> bool:
+        """A digit, or '.' and a digit, at pos (with dots: also a second '.', HTCondor's '..')."""
         text = self.text
         if pos < len(text) and "0" <= text[pos] <= "9":
             return True
+        if dots:
+            return text.startswith(".", pos)
         return text.startswith(".", pos) and pos + 1 < len(text) and "0" <= text[pos + 1] <= "9"
 
     def number(self, start: int, line: int, column: int) -> tuple:
@@ -883,11 +888,14 @@ def _parse_uncached(text: str, syntax: str) -> ast.Node:
     tokens = _Lexer(text, syntax).run()
     if len(tokens) == 1:
         raise ClassAdSyntaxError("empty expression: write a value or an expression", 1, 1)
-    node = _run(tokens)
+    return _check_depth(_run(tokens), len(tokens))
+
+
+def _check_depth(node, token_count: int):
     # a tree cannot be deeper than its token count: only long texts need the walk
-    if len(tokens) > MAX_DEPTH and _depth(node) > MAX_DEPTH:
+    if token_count > MAX_DEPTH and _depth(node) > MAX_DEPTH:
         raise ClassAdSyntaxError(f"expression nested more than {MAX_DEPTH} levels deep "
-                                 "(condorcfg's limit); split it into several attributes", 1, 1)
+                                 "(condorcfg's limit); split it into several attributes", node.line, node.column)
     return node
 
 
@@ -902,7 +910,7 @@ def parse(text: str, syntax: str = OLD) -> ast.Node:
     (C-style string escapes, adjacent strings joined).  Results are cached:
     treat the returned tree as immutable.
     """
-    if len(text) > 100_000:
+    if len(text) > 10_000:
         return _parse_uncached(text, syntax)  # do not pin huge texts in the cache
     return _parse_cached(text, syntax)
 
@@ -951,7 +959,7 @@ def _parse_new_ads(text: str) -> list[ClassAd]:
             kind = tokens[end][0]
             if kind in _OPENERS:
                 depth += 1
-            elif kind in ("RPAR", "RSQB", "RBRACE"):
+            elif kind in _CLOSERS:
                 depth -= 1
                 if depth == 0:
                     break
@@ -959,7 +967,7 @@ def _parse_new_ads(text: str) -> list[ClassAd]:
                 raise _syntax_error(tokens[end], {"RSQB"})
             end += 1
         eof = tokens[-1]
-        record = _run(tokens[start:end + 1] + [("$END", None, eof[2], eof[3])])
+        record = _check_depth(_run(tokens[start:end + 1] + [("$END", None, eof[2], eof[3])]), end + 1 - start)
         if type(record) is not ast.RecordExpr:
             raise ClassAdSyntaxError("an ad must be a '[ name = value; ... ]' record", tok[2], tok[3])
         ads.append(ClassAd(record.attrs))
@@ -967,7 +975,8 @@ def _parse_new_ads(text: str) -> list[ClassAd]:
     return ads
 
 
-_OLD_LINE_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_.]*)\s*=(?![=?!])\s*(.*?)\s*$")
+# `Name = value`; '==', '=?=' and '=!=' are operators, not the assignment
+_OLD_LINE_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_.]*)\s*=(?!=|\?=|!=)\s*(.*?)\s*$")
 
 
 def _parse_old_ads(text: str) -> list[ClassAd]:

@@ -7,6 +7,9 @@ from condorcfg.commands._slot_args import add_config_and_machine, load_slot_ads,
 
 
 def add_arguments(parser) -> None:
+    parser.epilog = ("Run-time attributes (LoadAvg, KeyboardIdle, State...) take the values of an idle, "
+                     "unclaimed machine. Layout problems are printed as FILE:LINE:COL: error: ... and make "
+                     "the exit status 1.")
     add_config_and_machine(parser)
     parser.add_argument("--format", choices=("long", "json", "new"), default="long",
                         help="long: condor_status -l style (default); json: condor_status -json; new: [ ... ] ads")

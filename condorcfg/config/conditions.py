@@ -11,7 +11,10 @@ with HTCondor's reason text (``complex conditionals are not supported``,
 from __future__ import annotations
 
 import re
-from typing import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Callable
 
 VERSION = (25, 14, 1)  # the HTCondor version this tool reads configurations as
 

@@ -13,7 +13,6 @@ gives ``0``).  ClassAd evaluation (``$INT`` of an expression, ``$STRING``,
 """
 from __future__ import annotations
 
-import random
 import re
 from typing import Callable, Mapping, Protocol
 
@@ -193,7 +192,8 @@ def _int_argument(text: str, ctx: FunctionContext) -> int | None:
 
 def _substr(body: str, ctx: FunctionContext) -> str:
     parts = body.split(",")
-    text = _knob_or_literal(parts[0], ctx)
+    raw = ctx.lookup(parts[0]) if parts[0] else None
+    text = ctx.expand(raw) if raw is not None else ""  # unlike $INT, a literal is not accepted
     if len(parts) < 2:
         ctx.error("$SUBSTR() macro: no length specified!")
         return ""
@@ -244,6 +244,8 @@ def _random_choice(body: str, ctx: FunctionContext) -> str:
         raw = ctx.lookup(items[0])
         if raw is not None:
             items = [p.strip() for p in ctx.expand(raw).split(",")]
+    import random
+
     return random.choice(items)
 
 
@@ -269,6 +271,8 @@ def _random_integer(body: str, ctx: FunctionContext) -> str:
     if low > high:
         ctx.error("$RANDOM_INTEGER() config macro: min > max!")
         return "0"
+    import random
+
     return str(low + step * random.randint(0, (high - low) // step))
 
 

@@ -23,7 +23,10 @@ diagnostic naming the cycle.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Callable
 
 NORMAL = "$"  # $(NAME)
 DOUBLE_DOLLAR = "$$"  # $$(ATTR) - left alone
@@ -86,7 +89,7 @@ def _classify(prefix: str, next_char: str) -> tuple[str, int] | None:
     return None
 
 
-def next_macro(text: str, pos: int, skip: Callable[[str, str], bool]) -> Found | None:
+def next_macro(text: str, pos: int, skip: "Callable[[str, str], bool]") -> Found | None:
     """The leftmost recognised macro at or after ``pos`` that ``skip(kind, body)`` does not reject."""
     length = len(text)
     search = pos
@@ -179,7 +182,7 @@ def split_body(body: str) -> tuple[str, str | None]:
     return name, (default if colon else None)
 
 
-Evaluator = Callable[[Found], str]
+Evaluator = "Callable[[Found], str]"  # evaluate(found) -> replacement text
 
 
 def expand(text: str, evaluate: Evaluator) -> str:

@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Mapping
 
 from condorcfg.config import macros
-from condorcfg.diagnostics import CondorcfgError, Diagnostic, Location, error, warning
+from condorcfg.diagnostics import CondorcfgError, Diagnostic, Location, error, warning  # noqa: F401
 
 ORIGINS = ("file", "template", "default", "host", "env")
 

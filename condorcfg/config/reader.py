@@ -24,15 +24,16 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-from pathlib import Path
-from typing import Mapping
+from typing import TYPE_CHECKING
 
 from condorcfg.config import statements as st
 from condorcfg.config.conditions import ConditionError, evaluate_condition
 from condorcfg.config.model import Config, Definition
 from condorcfg.config.source import LineTooLong, LogicalLine, decode, logical_lines
-from condorcfg.diagnostics import CondorcfgError, Diagnostic, Location, error, warning
+from condorcfg.diagnostics import CondorcfgError, Diagnostic, Location, warning
+
+if TYPE_CHECKING:
+    from typing import Mapping
 
 MAX_INCLUDE_DEPTH = 20  # HTCondor: "includes nested too deep" at depth 20
 MAX_IF_DEPTH = 63  # the 64th nested if is fatal in HTCondor
@@ -139,6 +140,8 @@ class Reader:
                 where, code="command-include",
                 notes=["pass --allow-exec (allow_exec=True) to run commands named by the configuration"]))
             return
+        import subprocess  # only with allow_exec: keeps start-up fast
+
         argv = command.split()
         if not argv:
             raise _fatal("an include command is empty; name a program to run", where, code="bad-command")
@@ -150,7 +153,8 @@ class Reader:
         self.config.files.append(command + " |")
         if cache:
             try:
-                Path(cache_path).write_bytes(output)
+                with open(cache_path, "wb") as handle:
+                    handle.write(output)
             except OSError as exc:
                 self.config.diagnostics.append(warning(f"cannot write the include cache {cache}: {exc.strerror}",
                                                        where.file if where else None, where.line if where else 0))
@@ -291,6 +295,8 @@ class Reader:
                 "warning", f"obsolete use of ':' for assignment of {name}; write `{name} = ...`", where,
                 code="colon-assignment"))
         existing = cfg.stored(name)
+        if existing is not None and existing.matches_default and "." not in name:
+            existing = None  # HTCondor never stored that one (it repeated the default)
         if operator == "+=":
             old = existing.raw if existing is not None else cfg.defaults.get(name.upper())
             value = f"{old} {value}" if old else value
@@ -616,6 +622,20 @@ def discover_config(environ: Mapping[str, str]) -> tuple[list[str], list[Diagnos
                         code="no-config")], False
 
 
+class _LazyTemplates:
+    """condorcfg.config.templates, imported only when a `use` line or `defined use` needs it."""
+
+    def find_template(self, category: str, name: str):
+        from condorcfg.config import templates
+
+        return templates.find_template(category, name)
+
+    def template_names(self, category: str) -> list[str]:
+        from condorcfg.config import templates
+
+        return templates.template_names(category)
+
+
 def _host_definition(name: str, value: str) -> Definition:
     return Definition(name, value, Location("<detected>"), origin="host")
 
@@ -643,9 +663,7 @@ def load(paths=None, machine=None, subsystem: str | None = None, local_name: str
     else:
         profile = machine
     if templates is None:
-        from condorcfg.config import templates as templates_module
-
-        templates = templates_module
+        templates = _LazyTemplates()
     if defaults is None:
         from condorcfg.config import defaults as defaults_module
 

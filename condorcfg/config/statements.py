@@ -71,11 +71,12 @@ def if_keyword(text: str) -> tuple[str, str] | None:
     return None
 
 
-def parse_statement(text: str) -> tuple[str, str, str, str]:
-    """Split a non-if line into ``(kind, name_or_keyword, operator, value)`` plus options.
+def parse_statement(text: str) -> tuple[str, str, str, str, str]:
+    """Split a non-if line into ``(kind, name, operator, value, options)``.
 
-    Returns ``(kind, name, operator, value, options)`` packed as a tuple of 5;
-    raises :class:`StatementError` for a line HTCondor rejects.
+    ``name`` is the knob name as written (or the keyword for include/use/error/warning),
+    ``options`` the words between it and the operator (the category of a ``use``, the
+    options of an ``include``).  Raises :class:`StatementError` for a line HTCondor rejects.
     """
     length = len(text)
     index = 0
@@ -85,7 +86,6 @@ def parse_statement(text: str) -> tuple[str, str, str, str]:
     words = ""
     operator = None
     if index < length and text[index] in _BLANKS:
-        start = index
         while index < length and text[index] in _BLANKS:
             index += 1
         words_start = index
@@ -98,7 +98,6 @@ def parse_statement(text: str) -> tuple[str, str, str, str]:
                 index += 2
             else:
                 raise StatementError("", "a multi-line value is written `NAME @=tag` (no blank between @ and =)")
-        del start
     if operator is None:
         if index >= length:
             if text.startswith("[") and not any(c in _BLANKS for c in text):

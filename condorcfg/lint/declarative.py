@@ -96,7 +96,6 @@ def run_matcher(ctx) -> Iterator:
     match = ctx.rule.match
     if "reader" in match or "engine" in match:
         return  # reported by the engine, not by walking definitions
-    knob_re = re.compile(match["knob"], re.IGNORECASE)
     value_re = re.compile(match["value"]) if "value" in match else None
     value_not_re = re.compile(match["value_not"]) if "value_not" in match else None
     refs_re = re.compile(match["references"], re.IGNORECASE) if "references" in match else None
@@ -104,9 +103,7 @@ def run_matcher(ctx) -> Iterator:
     every = match.get("definitions", "effective") == "all"
     template = match.get("message") or ctx.rule.summary
 
-    for name in ctx.config.names():
-        if not knob_re.fullmatch(name):
-            continue
+    for name in ctx.names_matching(match["knob"]):
         definitions = ctx.config.history(name) if every else [ctx.config.source(name)]
         for definition in definitions:
             if definition is None or definition.origin == "default":

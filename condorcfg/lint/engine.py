@@ -31,6 +31,9 @@ INTERNAL_ERROR = "internal-error"
 CONFIG_DIAGNOSTIC = "config-diagnostic"
 
 
+_LITERAL_NAMES = re.compile(r"[A-Za-z0-9_]+(\|[A-Za-z0-9_]+)*")
+
+
 class LintUsageError(ValueError):
     """Bad lint settings (e.g. a --select that names no rule): the CLI exits 2."""
 
@@ -119,6 +122,9 @@ class LintContext:
         self._parsed: dict[str, tuple] = {}
         self._expanded: dict[int, str] = {}
         self._knowledge = None
+        self._names: list[str] | None = None
+        self._upper: dict[str, str] | None = None
+        self._matching: dict[str, list[str]] = {}
 
     # -- shared data ------------------------------------------------------
     @property
@@ -134,14 +140,39 @@ class LintContext:
         """True if the project declares ``name`` a site-specific knob (``known-knobs``)."""
         return any(p.fullmatch(name) for p in self._known)
 
+    def names(self) -> list[str]:
+        """``config.names()``, computed once per run (every rule asks for it)."""
+        if self._names is None:
+            self._names = list(self.config.names())
+        return self._names
+
+    def names_matching(self, pattern: str) -> list[str]:
+        """Defined names matching a knob regex (whole name, case-insensitive); cached per pattern.
+
+        A pattern that is just names (``ALLOW_WRITE`` or ``A|B``) is looked up directly instead
+        of scanning every name: most rules name their knobs, and big configs define thousands.
+        """
+        found = self._matching.get(pattern)
+        if found is None:
+            if _LITERAL_NAMES.fullmatch(pattern):
+                wanted = {part.upper() for part in pattern.split("|")}
+                if self._upper is None:
+                    self._upper = {}
+                    for name in self.names():
+                        self._upper.setdefault(name.upper(), name)
+                found = [self._upper[w] for w in wanted if w in self._upper]
+            else:
+                regex = re.compile(pattern, re.IGNORECASE)
+                found = [name for name in self.names() if regex.fullmatch(name)]
+            self._matching[pattern] = found
+        return found
+
     def definitions(self, pattern: str | None = None) -> Iterable:
         """Effective definitions of the names set by files/templates/env, optionally regex-filtered."""
-        regex = re.compile(pattern, re.IGNORECASE) if pattern else None
-        for name in self.config.names():
-            if regex is None or regex.fullmatch(name):
-                definition = self.config.source(name)
-                if definition is not None:
-                    yield definition
+        for name in self.names_matching(pattern) if pattern else self.names():
+            definition = self.config.source(name)
+            if definition is not None:
+                yield definition
 
     def source_lines(self, file: str) -> list[str]:
         """The lines of a file (cached; empty if unreadable)."""

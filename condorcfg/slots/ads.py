@@ -98,9 +98,17 @@ class _Parser:
 
 
 def _literal(value):
-    from condorcfg.classad.ast import Literal
+    # slots repeat the same values; literal nodes are never mutated, so they can be shared
+    key = (type(value), value)
+    node = _LITERALS.get(key)
+    if node is None:
+        from condorcfg.classad.ast import Literal
 
-    return Literal(value)
+        node = _LITERALS[key] = Literal(value)
+    return node
+
+
+_LITERALS: dict = {}
 
 
 def _number(value: float):
@@ -131,10 +139,9 @@ def _publish_cross_slot_attrs(knobs: Knobs, ads: list[SlotAd]) -> None:
         return
     copies = []
     for source in ads:
-        prefix = source.slot.name_stem.split("_", 1)[0]
         for attr in names:
             if attr in source.ad:
-                copies.append((f"{prefix}_{attr}", source.ad[attr]))
+                copies.append((f"slot{source.slot_id}_{attr}", source.ad[attr]))
     for target in ads:
         for name, node in copies:
             target.ad[name] = node
@@ -161,6 +168,14 @@ class _AdBuilder:
         if key not in self._reported:
             self._reported.add(key)
             self.diagnostics.append(diagnostic)
+
+    def _bool(self, text: str | None, default: bool, knob: str | None) -> bool:
+        """A boolean knob read once per slot, its problem reported once per knob."""
+        problems: list = []
+        result = self.knobs.to_boolean(text, default, knob or "", problems)
+        for problem in problems:
+            self._once(("bool", (knob or "").lower()), problem)
+        return result
 
     # -- machine config ad (§8.2) ----------------------------------------------------
     def _policy_entries(self) -> list[tuple[str, object]]:
@@ -245,6 +260,8 @@ class _AdBuilder:
                 continue
             node = self.parse(self.knobs.value(knob))
             if isinstance(node, str):
+                if name == "START":
+                    continue  # reported with Start, which the startd then publishes as error
                 self._once(("override", knob.lower()), self.knobs.warning(
                     f"{knob} is not a valid ClassAd expression; the startd silently keeps the global "
                     f"{name} for slot type {type_id}: {node}", knob))
@@ -278,17 +295,17 @@ class _AdBuilder:
         name = f"{slot.name_stem}@{self.daemon_name}"
         ad["Name"] = lit(name)
         ad["Machine"] = lit(self.host)
-        ad["IsLocalStartd"] = lit(False)
+        ad["IsLocalStartd"] = lit(self._bool(knobs.value("IS_LOCAL_STARTD"), False, "IS_LOCAL_STARTD"))
         for attr, node in self.machine_attrs:
             ad[attr] = node
 
         # slot resources (§8.4)
-        cpus = slot.published_cpus if not slot.broken else (0.0 if slot.fractional_cpus else 0)
-        memory = slot.memory if not slot.broken else 0
-        ad["Cpus"] = lit(cpus)
-        ad["TotalSlotCpus"] = lit(cpus)
-        ad["Memory"] = lit(memory)
-        ad["TotalSlotMemory"] = lit(memory)
+        # a broken slot advertises nothing usable but keeps its provisioned totals
+        zero_cpus = 0.0 if slot.fractional_cpus else 0
+        ad["Cpus"] = lit(zero_cpus if slot.broken else slot.published_cpus)
+        ad["TotalSlotCpus"] = lit(slot.published_cpus)
+        ad["Memory"] = lit(0 if slot.broken else slot.memory)
+        ad["TotalSlotMemory"] = lit(slot.memory or 0)
         disk = math.ceil(totals.disk * (slot.disk_fraction or 0.0))
         ad["Disk"] = lit(disk)
         ad["TotalDisk"] = lit(totals.disk)
@@ -296,8 +313,8 @@ class _AdBuilder:
         ad["VirtualMemory"] = lit(int(totals.swap * (slot.swap_fraction or 0.0)))
         ad["TotalVirtualMemory"] = lit(totals.swap)
         for key, resource in totals.resources.items():
-            amount = _number(slot.custom.get(key) or 0.0)
-            ad[resource.tag] = lit(amount)
+            amount = int(slot.custom.get(key) or 0)  # published as an int (spec §8.4)
+            ad[resource.tag] = lit(0 if slot.broken else amount)
             ad[f"TotalSlot{resource.tag}"] = lit(amount)
             if resource.ids is not None:
                 ad[f"Assigned{resource.tag}"] = lit(",".join(slot.ids.get(key, [])))
@@ -335,8 +352,9 @@ class _AdBuilder:
             if knobs.boolean("ENABLE_CLAIMABLE_PARTITIONABLE_SLOTS", False):
                 ad["MaxClaimTime"] = lit(knobs.integer("MAX_PARTITIONABLE_SLOT_CLAIM_TIME", 3600))
         self._slot_weight(ad, slot)
-        consumption = slot.partitionable and knobs.to_boolean(
-            knobs.type_value(slot.type_id, "CONSUMPTION_POLICY"), False, "CONSUMPTION_POLICY", self.diagnostics)
+        policy_knob = knobs.type_knob(slot.type_id, "CONSUMPTION_POLICY")
+        consumption = slot.partitionable and self._bool(
+            knobs.value(policy_knob) if policy_knob else None, False, policy_knob)
         if consumption:
             self._consumption(ad, slot)
 

@@ -20,6 +20,7 @@ class Knobs:
 
     def __init__(self, cfg):
         self.cfg = cfg
+        self._values: dict[str, str | None] = {}
         self.type_tables: dict[int, dict[str, str]] = {}
         for name in cfg.names():
             match = _TYPE_KNOB.match(name)
@@ -28,8 +29,11 @@ class Knobs:
 
     # -- raw look-ups -------------------------------------------------------
     def value(self, name: str) -> str | None:
-        value = self.cfg.value(name)
-        return value if value is not None and value.strip() != "" else None
+        key = name.lower()
+        if key not in self._values:  # the config does not change while slots are built
+            value = self.cfg.value(name)
+            self._values[key] = value if value is not None and value.strip() != "" else None
+        return self._values[key]
 
     def location(self, name: str | None, fallback: str | None = None) -> Location | None:
         for candidate in (name, fallback):

@@ -225,20 +225,31 @@ class _Pool:
             else:
                 self.custom[key] -= amount
 
-    def trim(self, slot: Slot) -> None:
-        """Shrink a request to what remains (CONTINUE mode, first slot of a type)."""
-        if slot.cpus is not AUTO and not (slot.fractional_cpus and slot.cpus < 0.5) and int(self.cpus - slot.cpus) < FLOOR:
+    def trim(self, slot: Slot, tags: dict[str, str]) -> str:
+        """Shrink a request to what remains (CONTINUE mode, first slot of a type); the startd's reason text.
+
+        Unlike the fit test this compares in floating point, as ``trim_request_to_fit`` does.
+        """
+        short = []
+        if slot.cpus is not AUTO and not (slot.fractional_cpus and slot.cpus < 0.5) and self.cpus - slot.cpus < FLOOR:
+            short.append(f"Cpus ({slot.cpus - self.cpus:.2f} short)")
             slot.cpus = float(self.cpus)
         if slot.memory is not AUTO and self.memory - slot.memory < FLOOR:
+            short.append(f"Memory ({slot.memory - self.memory} short)")
             slot.memory = self.memory
         if slot.swap_fraction is not AUTO and self.swap - slot.swap_fraction < FLOOR:
+            short.append(f"Swap ({(slot.swap_fraction - self.swap) * 100:.2f}% short)")
             slot.swap_fraction = self.swap
         disk_left = self.disk.get(slot.execute, 1.0)
         if slot.disk_fraction is not AUTO and disk_left - slot.disk_fraction < FLOOR:
+            short.append(f"Disk ({(slot.disk_fraction - disk_left) * 100:.2f}% short)")
             slot.disk_fraction = disk_left
         for key, amount in slot.custom.items():
-            if amount is not AUTO and self.custom.get(key, 0.0) - amount < FLOOR:
-                slot.custom[key] = self.custom.get(key, 0.0)
+            left = self.custom.get(key, 0.0)
+            if amount is not AUTO and left - amount < FLOOR:
+                short.append(f"{tags[key]} ({amount - left:.2f} short)")
+                slot.custom[key] = left
+        return "Not enough " + " ".join(short)
 
 
 def _describe(short: list[tuple[str, float, float]], totals: MachineTotals) -> str:
@@ -307,8 +318,7 @@ def build_layout(cfg, machine) -> Layout:
                     break
                 if index > 1:
                     continue  # later slots of a type that does not fit are not created
-                pool.trim(slot)
-                slot.broken = "Not enough " + ", ".join(what for what, _, _ in short)
+                slot.broken = pool.trim(slot, {key: res.tag for key, res in totals.resources.items()})
             pool.take(slot)
             slots.append(slot)
         if fatal:
@@ -404,30 +414,35 @@ def _bind_ids(knobs, totals, slots: list[Slot], types, problems) -> None:
     for key, resource in totals.resources.items():
         if resource.ids is None:
             continue
-        free = list(resource.ids)
+        ids = resource.ids
+        order = {device: n for n, device in enumerate(ids)}
+        used: set[str] = set()
+        cursor = 0  # every id before the cursor is used: id lists may be long, keep binding linear
         for slot in slots:
             wanted = int(slot.custom.get(key) or 0)
             constraint = slot.constraints.get(key)
-            candidates = free
-            if constraint:
-                chosen_ids = _constraint_ids(constraint)
-                if chosen_ids is not None:
-                    candidates = [i for i in free if i in chosen_ids]
-                else:
-                    problems.append(knobs.warning(
-                        f"the {resource.tag} constraint {constraint!r} of slot type {slot.type_id} depends on "
-                        "device properties that condorcfg does not know; ids are bound in order ignoring it",
-                        by_type[slot.type_id].share_knob))
-            taken = candidates[:wanted]
+            chosen_ids = _constraint_ids(constraint) if constraint else None
+            if constraint and chosen_ids is None:
+                problems.append(knobs.warning(
+                    f"the {resource.tag} constraint {constraint!r} of slot type {slot.type_id} depends on "
+                    "device properties that condorcfg does not know; ids are bound in order ignoring it",
+                    by_type[slot.type_id].share_knob))
+            if chosen_ids is not None:
+                taken = sorted((d for d in chosen_ids if d in order and d not in used), key=order.get)[:wanted]
+            else:
+                taken = []
+                while len(taken) < wanted and cursor < len(ids):
+                    if ids[cursor] not in used:
+                        taken.append(ids[cursor])
+                    cursor += 1
             if len(taken) < wanted:
                 slot_type = by_type[slot.type_id]
                 problems.append(knobs.error(
                     f"slot {slot.slot_id} (type {slot.type_id}) needs {wanted} {resource.tag} ids but only "
-                    f"{len(taken)} {'match its constraint' if constraint else 'are left'}",
+                    f"{len(taken)} {'match its constraint' if chosen_ids is not None else 'are left'}",
                     slot_type.share_knob, slot_type.count_knob))
                 slot.broken = slot.broken or f"Not enough {resource.tag} devices"
-            for device in taken:
-                free.remove(device)
+            used.update(taken)
             slot.ids[key] = taken
 
 

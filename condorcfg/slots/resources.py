@@ -17,6 +17,7 @@ from condorcfg.slots.knobs import Knobs
 RESERVED_TAGS = {"cpu", "cpus", "disk", "swap", "mem", "memory", "ram"}
 _RESOURCE_KNOB = re.compile(r"^MACHINE_RESOURCE_(?!NAMES$)(?!INVENTORY_)(.+)$", re.IGNORECASE)
 _INVENTORY_KNOB = re.compile(r"^MACHINE_RESOURCE_INVENTORY_(.+)$", re.IGNORECASE)
+_ID_LIST = re.compile(r"^\s*[\w.:-]+(?:[\s,]+[\w.:-]+)+\s*$")
 _NUMBER = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$")
 
 
@@ -52,6 +53,8 @@ def _split_ids(text: str) -> list[str]:
 def _quantity(text: str) -> float | None:
     if _NUMBER.match(text):
         return float(text)
+    if _ID_LIST.match(text):
+        return None  # several plain words: a list of device ids, not an expression
     try:
         from condorcfg.classad import evaluate, parse
 

@@ -108,12 +108,20 @@ def macro_references(text: str) -> list:
 
 
 def raw_span(ctx, definition, start: int, end: int) -> tuple | None:
-    """Span of characters ``start:end`` of a definition's raw value in its file (single-line values)."""
+    """Span of characters ``start:end`` of a definition's raw value in its file.
+
+    Falls back to the whole value when the stored text is not what the file says (a self
+    reference HTCondor already expanded, a multi-line value).
+    """
     span = ctx.value_span(definition)
     raw = definition.raw or ""
-    if span is None or "\n" in raw[:end]:
+    if span is None or "\n" in raw[:end] or start < 0:
         return span
     line, column = span[0], span[1]
+    lines = ctx.source_lines(definition.location.file) if definition.location else []
+    written = lines[line - 1] if 0 < line <= len(lines) else ""
+    if written[column - 1 + start:column - 1 + end] != raw[start:end]:
+        return span
     return line, column + start, line, column + max(end, start + 1)
 
 
@@ -251,3 +259,57 @@ def exported_names(ctx) -> dict[str, object]:
             if item and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", item):
                 found.setdefault(item.upper(), definition)
     return found
+
+
+def user_use_statement(ctx, location):
+    """The `use` statement the user wrote that (perhaps through nested templates) applied ``location``'s use."""
+    by_location = getattr(ctx, "_h7_use_statements", None)
+    if by_location is None:
+        by_location = {}
+        for statement in getattr(ctx.config, "statements", ()) or ():
+            if statement.kind == "use":
+                by_location[_loc_key(statement.location)] = statement
+        ctx._h7_use_statements = by_location
+    statement = None
+    for _ in range(32):  # nesting is bounded by the reader; this only guards against loops
+        found = by_location.get(_loc_key(location))
+        if found is None:
+            return statement
+        statement = found
+        if getattr(found, "template", None) is None or found.use_location is None:
+            return found
+        location = found.use_location
+    return statement
+
+
+def _loc_key(location):
+    return (location.file, location.line) if location is not None else None
+
+
+def template_origin(ctx, definition) -> tuple[str, object]:
+    """For a template's definition: (the user's `use` text, its Location), resolving nested templates."""
+    statement = user_use_statement(ctx, definition.use_location)
+    if statement is None:
+        return f"use {definition.template}", definition.use_location
+    return " ".join(statement.text.split()), statement.location
+
+
+def _empty_macros(ctx, definition, depth: int = 0) -> list[str]:
+    """Macros in the raw value (transitively) that expand to nothing: the usual cause of a parse error."""
+    found = []
+    for ref in macro_references(definition.raw or ""):
+        if ref.default is not None or not ref.name or depth > 8:
+            continue
+        target = ctx.config.source(ref.name)
+        text = expanded(ctx, target) if target is not None else ""
+        if not (text or "").strip():
+            found.append(ref.name)
+        elif target is not None and target is not definition:
+            found.extend(_empty_macros(ctx, target, depth + 1))
+    return list(dict.fromkeys(found))
+
+
+def empty_macro_notes(ctx, definition) -> list[str]:
+    """``$(X) expands to nothing here`` notes explaining a broken value."""
+    return [f"$({name}) expands to nothing here" + ("" if ctx.config.source(name) else " (it is not defined)")
+            for name in _empty_macros(ctx, definition)]

@@ -74,6 +74,8 @@ _DIRECTIVES = {"use", "include", "error", "warning", "if", "elif", "else", "endi
 def directive_name_knob(ctx):
     for name in ctx.config.names():
         definition = ctx.config.source(name)
+        if ctx.knowledge.builtin(name.split(".")[-1]) is not None:
+            continue  # a real HTCondor knob (INCLUDE is the include-file directory)
         if is_user(definition) and name.split(".")[-1].lower() in _DIRECTIVES:
             yield ctx.finding(f"a knob named {name!r} looks like the `{name.lower()}` statement; HTCondor reads "
                               f"this line as an assignment only because of the `=`, and readers (and template "

@@ -10,17 +10,17 @@ import re
 
 from condorcfg.lint.checks import check
 from condorcfg.lint.checks._trace import POLICY_ATTRIBUTES
-from condorcfg.lint.checks._util import (EXPRESSION_KNOBS, expanded, exported_names, is_user, macro_references,
-                                         parsed, raw_span, strip_parens, walk)
+from condorcfg.lint.checks._util import (EXPRESSION_KNOBS, empty_macro_notes, expanded, exported_names, is_user,
+                                         macro_references, parsed, raw_span, strip_parens, walk)
 
 _UNIT = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)?\s*[KMGTkmgt][Bb]?(?![A-Za-z0-9_])")
 
 
-def _expression_definitions(ctx, exported=None):
-    """User-written definitions of expression-valued knobs and of exported knobs."""
+def _expression_definitions(ctx, exported=None, include_exported=True):
+    """User-written definitions of expression-valued knobs (and of exported knobs)."""
     exported = exported_names(ctx) if exported is None else exported
     for name in ctx.config.names():
-        if not (EXPRESSION_KNOBS.fullmatch(name.split(".")[-1]) or name.upper() in exported):
+        if not (EXPRESSION_KNOBS.fullmatch(name.split(".")[-1]) or (include_exported and name.upper() in exported)):
             continue
         definition = ctx.config.source(name)
         if is_user(definition):
@@ -49,7 +49,7 @@ def _through(macro) -> str:
 
 @check
 def expr_syntax(ctx):
-    for definition in _expression_definitions(ctx):
+    for definition in _expression_definitions(ctx, include_exported=False):  # KNB301 checks exported ones
         node, err, text = parsed(ctx, definition)
         if err is None:
             continue
@@ -65,7 +65,7 @@ def expr_syntax(ctx):
             message += (f"; ClassAd expressions no longer accept unit suffixes such as `{unit.group(0)}` "
                         f"(only submit files do)")
             fix = "write the number in the attribute's unit (Memory is in MiB: 4G is 4096 or 4 * 1024)"
-        yield ctx.finding(message, at=definition, span=span, fix=fix)
+        yield ctx.finding(message, at=definition, span=span, fix=fix, notes=empty_macro_notes(ctx, definition))
 
 
 def _short(text: str, limit: int = 70) -> str:
@@ -191,9 +191,8 @@ def unknown_function(ctx):
                 continue
             low, high = spec[0], spec[1]
             count = len(item.args)
-            if count < low or (high is not None and high >= 0 and count > high):
-                wanted = f"{low}" if low == high else (f"{low} to {high}" if high is not None and high >= 0
-                                                       else f"at least {low}")
+            if count < low or (high is not None and count > high):
+                wanted = f"{low}" if low == high else (f"{low} to {high}" if high is not None else f"at least {low}")
                 span, macro = locate(ctx, definition, pattern)
                 yield ctx.finding(f"{item.name}() takes {wanted} argument(s) but is given {count}: the call "
                                   f"evaluates to ERROR{_through(macro)}", at=definition, span=span)

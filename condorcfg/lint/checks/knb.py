@@ -12,8 +12,9 @@ import re
 from condorcfg.lint.checks import check
 from condorcfg.lint.checks._fold import UNKNOWN, fold
 from condorcfg.lint.checks._trace import POLICY_ATTRIBUTES
-from condorcfg.lint.checks._util import (EXPRESSION_KNOBS, describe, export_lists, exported_names, expanded,
-                                         is_user, macro_references, parsed, raw_span, strip_parens, value)
+from condorcfg.lint.checks._util import (EXPRESSION_KNOBS, describe, empty_macro_notes, export_lists,
+                                         exported_names, expanded, is_user, macro_references, parsed, raw_span,
+                                         strip_parens, value)
 
 _CONSTANT_WORDS = {"TRUE", "FALSE", "UNDEFINED", "ERROR"}
 _ITEM = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
@@ -57,7 +58,7 @@ def unquoted_string_attr(ctx):
                 yield ctx.finding(
                     f"{item} is exported by {list_name} but its value `{_short(shown)}` is not a ClassAd "
                     f"expression ({err.message}): the daemon drops the attribute with 'forgot to quote a string'",
-                    at=definition, span=ctx.value_span(definition),
+                    at=definition, span=ctx.value_span(definition), notes=empty_macro_notes(ctx, definition),
                     fix=f'quote the value if it is text: {item} = "{_escape(shown)}"')
                 continue
             if node is None:
@@ -152,6 +153,8 @@ def unknown_knob(ctx):
             continue
         if knowledge.is_known_knob(name) or ctx.is_site_knob(name) or ctx.is_site_knob(name.split(".")[-1]):
             continue
+        if knowledge.obsolete(name.split(".")[-1]) is not None:
+            continue  # UPG901-UPG904 / RTR101 say more than "unknown"
         candidates.append((name, definition))
     if not candidates:
         return
@@ -299,8 +302,8 @@ def daemon_list(ctx):
                               span=_item_span(ctx, blame, item) if blame.origin == "file" else None)
             continue
         seen.add(upper)
-        if upper in knowledge.daemons or ctx.config.source(item) is not None:
-            continue
+        if upper in knowledge.daemons or ctx.config.source(item) is not None or not _ITEM.fullmatch(item):
+            continue  # (not a name at all: unrendered template markup, reported by CFG109)
         yield ctx.finding(f"DAEMON_LIST names {item}, which is neither an HTCondor daemon nor defined as a knob "
                           f"giving its program path: the master cannot start it", at=blame,
                           span=_item_span(ctx, blame, item) if blame.origin == "file" else None,

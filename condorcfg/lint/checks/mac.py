@@ -13,6 +13,10 @@ from condorcfg.lint.checks import check
 from condorcfg.lint.checks._util import describe, is_user, macro_references, raw_span, value
 
 _NOT_KNOBS = {"DOLLAR"}
+# Values in the job router / schedd transform language: their $(X) are the transform's own variables,
+# expanded by the transform engine, not by the configuration reader.
+_TRANSFORMS = re.compile(r"JOB_ROUTER_(ROUTE|TRANSFORM|PRE_ROUTE_TRANSFORM|POST_ROUTE_TRANSFORM)_.+|"
+                         r"JOB_TRANSFORM_.+|JOB_ROUTER_(DEFAULTS|ENTRIES)", re.IGNORECASE)
 MAX_CYCLE_STARTS = 20_000  # bounded work on huge configurations
 
 
@@ -30,7 +34,7 @@ def undefined_macro(ctx):
     known = None
     for name in names:
         definition = ctx.config.source(name)
-        if not is_user(definition):
+        if not is_user(definition) or _TRANSFORMS.fullmatch(name):
             continue
         for ref in macro_references(definition.raw or ""):
             target = (ref.name or "").strip()
@@ -40,6 +44,8 @@ def undefined_macro(ctx):
                 continue  # a computed name such as $($(X)_HOST): checked through X
             if _defined_somewhere(ctx, target, suffixes) or ctx.is_site_knob(target):
                 continue
+            if ctx.knowledge.is_host_fact(target):
+                continue  # HTCondor defines it at start-up
             if known is None:
                 known = list(dict.fromkeys(n.upper() for n in names))
             close = difflib.get_close_matches(target.upper(), known, n=1, cutoff=0.8)

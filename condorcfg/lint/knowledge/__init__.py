@@ -51,6 +51,7 @@ class Knowledge:
         extra = (knobs.get("host_defined", []) + knobs.get("documented_without_default", [])
                  + knobs.get("template_assigned", []) + knobs.get("special_macros", []))
         self._extra = {name.upper(): name for name in extra}
+        self._host = {name.upper() for name in knobs.get("host_defined", []) + knobs.get("special_macros", [])}
         self._families = [(re.compile(f["pattern"], re.IGNORECASE), f["why"]) for f in knobs.get("families", [])]
         self._obsolete = [(re.compile(o["pattern"], re.IGNORECASE), o) for o in knobs.get("obsolete", [])]
         self.daemons = frozenset(d.upper() for d in knobs.get("daemons", []))
@@ -76,6 +77,10 @@ class Knowledge:
         upper = name.upper()
         return upper in self._table or upper in self._extra
 
+    def is_host_fact(self, name: str) -> bool:
+        """A macro HTCondor defines itself at start-up (FULL_HOSTNAME, UTSNAME_*, DETECTED_MEMORY, ...)."""
+        return name.upper() in self._host
+
     def family(self, name: str) -> str | None:
         """Why a name belongs to a known name family (``SLOT_TYPE_<N>`` ...), or None."""
         for pattern, why in self._families:
@@ -95,6 +100,21 @@ class Knowledge:
         names.update(self._extra)
         return names
 
+    @cached_property
+    def _by_word(self) -> dict[str, list[str]]:
+        table: dict[str, list[str]] = {}
+        for upper in self._spellings:
+            for key in {w for w in upper.split("_") if len(w) > 2} | {"^" + upper[:3]}:
+                table.setdefault(key, []).append(upper)
+        return table
+
+    @cached_property
+    def _squashed(self) -> dict[str, list[str]]:
+        table: dict[str, list[str]] = {}
+        for upper in self._spellings:
+            table.setdefault(upper.replace("_", ""), []).append(upper)
+        return table
+
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         """Known knob names close to ``name`` (did-you-mean), best first."""
         if "." in name:
@@ -102,10 +122,16 @@ class Knowledge:
             return [f"{prefix}.{s}" for s in self.suggest(name, limit)]
         spellings = self._spellings
         upper = name.upper()
-        close = difflib.get_close_matches(upper, list(spellings), n=limit, cutoff=0.8)
+        # Compare only names sharing a word or the first three letters (difflib is slow on ~1,500 names);
+        # a ratio >= 0.8 also needs lengths within 2/3..3/2 of each other.
+        keys = [w for w in upper.split("_") if len(w) > 2] + ["^" + upper[:3]]
+        nearby = {u for key in keys for u in self._by_word.get(key, ())}
+        nearby = [u for u in nearby if 2 * len(upper) <= 3 * len(u) and 2 * len(u) <= 3 * len(upper)]
+        close = difflib.get_close_matches(upper, nearby, n=limit, cutoff=0.8)
         squashed = upper.replace("_", "")
         # Missing or extra underscores (MAX_JOB_RETIREMENT_TIME vs MAXJOBRETIREMENTTIME) beat spelling.
-        same = [u for u in spellings if u.replace("_", "") == squashed and u != upper]
+        same = self._squashed.get(squashed, [])
+        same = [u for u in same if u != upper]
         ordered = []
         for candidate in same + close:
             if candidate not in ordered and candidate != upper:

@@ -1,0 +1,183 @@
+"""Security checks (SEC): wide-open ALLOW lists, weak authentication, insecure methods.
+
+``ALLOW_WRITE = *`` means "anyone" only when authentication is not required: with
+``SEC_<LEVEL>_AUTHENTICATION`` (or ``SEC_DEFAULT_AUTHENTICATION``) REQUIRED it means "any
+authenticated user", which is exactly what HTCondor's ``use SECURITY : recommended``
+templates set.  ADMINISTRATOR, DAEMON, NEGOTIATOR, CONFIG and ADVERTISE_* are never
+meant for every authenticated user.
+"""
+from __future__ import annotations
+
+import re
+
+from condorcfg.lint.checks import check
+from condorcfg.lint.checks._util import describe, effective, is_user, raw_span, template_origin, value
+
+_ALLOW = re.compile(r"ALLOW_(WRITE|DAEMON|NEGOTIATOR|ADMINISTRATOR|CONFIG|ADVERTISE_MASTER|ADVERTISE_STARTD|"
+                    r"ADVERTISE_SCHEDD|OWNER)(?:_([A-Z0-9_]+))?", re.IGNORECASE)
+_WILDCARDS = {"*", "*/*", "*@*", "*@*/*", "*/*@*"}
+# Levels where `*` is acceptable once authentication is required (any authenticated user).
+_AUTHENTICATED_OK = {"WRITE", "OWNER"}
+
+
+def _tokens(text: str | None) -> list[str]:
+    return [t for t in re.split(r"[\s,]+", text or "") if t]
+
+
+def _auth_definition(ctx, level: str):
+    """The definition deciding whether ``level`` requires authentication (level knob, else DEFAULT)."""
+    for name in (f"SEC_{level}_AUTHENTICATION", "SEC_DEFAULT_AUTHENTICATION"):
+        definition = ctx.config.source(name)
+        if definition is not None and (value(ctx, name) or "").strip():
+            return name, definition
+    return None, None
+
+
+def _required(ctx, name) -> bool:
+    return name is not None and (value(ctx, name) or "").strip().upper() == "REQUIRED"
+
+
+# Methods only the pool's own daemons can use (the shared pool password).
+_DAEMON_ONLY_METHODS = {"PASSWORD"}
+
+
+def _methods(ctx, level: str) -> set[str]:
+    for name in (f"SEC_{level}_AUTHENTICATION_METHODS", "SEC_DEFAULT_AUTHENTICATION_METHODS"):
+        text = value(ctx, name)
+        if text and text.strip():
+            return {t.upper() for t in _tokens(text)}
+    return set()
+
+
+def _daemons_only(ctx, level: str, auth_name) -> bool:
+    """Authentication is required and only the pool password is accepted: `*` means the pool's daemons."""
+    methods = _methods(ctx, level)
+    return _required(ctx, auth_name) and bool(methods) and methods <= _DAEMON_ONLY_METHODS
+
+
+@check
+def insecure_allow(ctx):
+    for name in ctx.config.names():
+        found = _ALLOW.fullmatch(name.split(".")[-1])
+        if not found:
+            continue
+        definition = effective(ctx, name)
+        if definition is None:
+            continue
+        level = found.group(1).upper()
+        wild = next((t for t in _tokens(value(ctx, name)) if t in _WILDCARDS), None)
+        if wild is None:
+            continue
+        auth_name, auth_def = _auth_definition(ctx, level)
+        if level in _AUTHENTICATED_OK and _required(ctx, auth_name):
+            continue  # `*` = any authenticated user: the recommended setup
+        if _daemons_only(ctx, level, auth_name):
+            continue  # only holders of the pool password can authenticate at this level
+        if is_user(definition):
+            token = re.search(r"(?<![^\s,])" + re.escape(wild) + r"(?![^\s,])", definition.raw or "")
+            span = raw_span(ctx, definition, token.start(), token.end()) if token else ctx.value_span(definition)
+            if level in _AUTHENTICATED_OK:
+                why = (f"and authentication is not required ({auth_name} is {value(ctx, auth_name)})"
+                       if auth_name else "and nothing requires authentication (SEC_DEFAULT_AUTHENTICATION is unset)")
+                message = f"{name} = {wild} lets anyone who can reach the daemons in at {level} level, {why}"
+            else:
+                methods = ", ".join(sorted(_methods(ctx, level))) or "the default methods"
+                message = (f"{name} = {wild} grants {level} access to everyone"
+                           + ("" if not _required(ctx, auth_name) else
+                              f" who can authenticate with {methods}, not only the pool's daemons")
+                           + f"; {level} must be limited to the pool's daemons or admins")
+            yield ctx.finding(message, at=definition, span=span)
+        elif level in _AUTHENTICATED_OK and auth_def is not None and is_user(auth_def):
+            # the template relies on authentication being required; the user's line switched it off
+            use_text, use_location = template_origin(ctx, definition)
+            yield ctx.finding(f"`{use_text}` at {use_location} sets {name} = {wild}, meaning any authenticated user, "
+                              f"but {auth_name} = {value(ctx, auth_name)} here lets unauthenticated clients in too",
+                              at=auth_def, span=ctx.value_span(auth_def))
+
+
+_AUTH_KNOB = re.compile(r"SEC_(DEFAULT|WRITE|ADMINISTRATOR|DAEMON|NEGOTIATOR|CONFIG|ADVERTISE_\w+)_"
+                        r"(AUTHENTICATION|INTEGRITY|ENCRYPTION)", re.IGNORECASE)
+
+
+@check
+def weak_security(ctx):
+    for name in ctx.config.names():
+        found = _AUTH_KNOB.fullmatch(name.split(".")[-1])
+        if not found:
+            continue
+        definition = ctx.config.source(name)
+        if not is_user(definition):
+            continue
+        setting = (value(ctx, name) or "").strip().upper()
+        what = found.group(2).upper()
+        level = found.group(1).upper()
+        if what == "AUTHENTICATION" and setting in ("NEVER", "OPTIONAL"):
+            consequence = ("commands at this level are accepted without knowing who sent them"
+                           if setting == "NEVER" else "clients that do not authenticate are still accepted")
+            yield ctx.finding(f"{name} = {setting}: {consequence}; ALLOW lists then rest on host names and IP "
+                              f"addresses only", at=definition, span=ctx.value_span(definition))
+        elif what in ("INTEGRITY", "ENCRYPTION") and setting == "NEVER" and level != "READ":
+            yield ctx.finding(f"{name} = NEVER: traffic at {level} level can be {'altered' if what == 'INTEGRITY' else 'read'} "
+                              f"on the network", at=definition, span=ctx.value_span(definition))
+
+
+_METHODS = re.compile(r"SEC_(DEFAULT|WRITE|ADMINISTRATOR|DAEMON|NEGOTIATOR|CONFIG|ADVERTISE_\w+)_"
+                      r"AUTHENTICATION_METHODS", re.IGNORECASE)
+
+
+@check
+def insecure_auth_method(ctx):
+    for name in ctx.config.names():
+        found = _METHODS.fullmatch(name.split(".")[-1])
+        if not found:
+            continue
+        definition = ctx.config.source(name)
+        if not is_user(definition):
+            continue
+        for method in _tokens(value(ctx, name)):
+            if method.upper() in ("CLAIMTOBE", "ANONYMOUS"):
+                at = (definition.raw or "").upper().find(method.upper())
+                span = raw_span(ctx, definition, at, at + len(method)) if at >= 0 else ctx.value_span(definition)
+                why = ("lets a client claim to be any user" if method.upper() == "CLAIMTOBE" else
+                       "lets clients connect without any identity")
+                level = found.group(1).upper()
+                scope = "every level without its own method list (including WRITE and ADMINISTRATOR)" \
+                    if level == "DEFAULT" else f"the {level} level"
+                yield ctx.finding(f"{method} in {name} {why}, for {scope}; it is meant for testing only",
+                                  at=definition, span=span)
+
+
+@check
+def settable_attrs_wildcard(ctx):
+    enabled = [n for n in ("ENABLE_RUNTIME_CONFIG", "ENABLE_PERSISTENT_CONFIG")
+               if (value(ctx, n) or "").strip().lower() in ("true", "yes", "1", "t", "y")]
+    if not enabled:
+        return
+    for name in ctx.config.names():
+        if not name.split(".")[-1].upper().startswith("SETTABLE_ATTRS_"):
+            continue
+        definition = ctx.config.source(name)
+        if not is_user(definition):
+            continue
+        if "*" in _tokens(value(ctx, name)):
+            yield ctx.finding(f"{name} contains `*` while {' and '.join(enabled)} is on: anyone with that access "
+                              f"level can change any knob of the running daemons with condor_config_val -set",
+                              at=definition, span=ctx.value_span(definition))
+
+
+@check
+def allow_write_without_daemon(ctx):
+    definition = effective(ctx, "ALLOW_WRITE")
+    if definition is None or not is_user(definition):
+        return
+    if any(t in _WILDCARDS for t in _tokens(value(ctx, "ALLOW_WRITE"))):
+        return
+    if (value(ctx, "LEGACY_ALLOW_SEMANTICS") or "").strip().lower() in ("true", "yes", "1"):
+        return
+    for other in ("ALLOW_DAEMON", "ALLOW_ADVERTISE_STARTD", "ALLOW_ADVERTISE_MASTER", "ALLOW_ADVERTISE_SCHEDD"):
+        if value(ctx, other):
+            return
+    yield ctx.finding("ALLOW_WRITE is restricted but ALLOW_DAEMON is not set: since HTCondor 9.0 ALLOW_WRITE no "
+                      "longer covers daemon-to-daemon commands such as advertising to the collector, so those "
+                      "fall back to the default policy", at=definition, span=ctx.value_span(definition),
+                      notes=[f"ALLOW_WRITE is set at {describe(definition)}"])

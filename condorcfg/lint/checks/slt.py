@@ -1,0 +1,149 @@
+"""Slot layout checks (SLT): SLOT_TYPE_<N> syntax, over-committed machines, slot counts.
+
+The layout itself is computed by :func:`condorcfg.slots.build_layout` (the startd's
+algorithm, slot-ads.md sections 3-6); these checks turn its diagnostics into findings and
+add the counting mistakes the startd silently accepts.
+"""
+from __future__ import annotations
+
+import re
+
+from condorcfg.lint.checks import check
+from condorcfg.lint.checks._util import effective, empty_macro_notes, is_user, value
+
+_SLOT_KNOB = re.compile(r"(NUM_SLOTS_TYPE_\d+|SLOT_TYPE_\d+(_.+)?|NUM_SLOTS|NUM_CPUS|MEMORY|"
+                        r"SLOT_CONFIG_FAILURE_MODE|MACHINE_RESOURCE_.+)", re.IGNORECASE)
+
+
+def _layout(ctx):
+    cached = getattr(ctx, "_h7_layout", None)
+    if cached is None:
+        from condorcfg.slots import build_layout
+
+        cached = build_layout(ctx.config, ctx.machine)
+        ctx._h7_layout = cached
+    return cached
+
+
+def _definition_at(ctx, location):
+    """The slot knob definition written at ``location`` (to report template ones at their `use`)."""
+    if location is None:
+        return None
+    for name in ctx.config.names():
+        if not _SLOT_KNOB.fullmatch(name):
+            continue
+        for definition in ctx.config.history(name):
+            loc = definition.location
+            if loc is not None and loc.file == location.file and loc.line == location.line:
+                return definition
+    return None
+
+
+def _kind(message: str) -> str | None:
+    """Which rule reports a layout diagnostic; None for the rest (shown by `condorcfg slots`)."""
+    if re.match(r"SLOT_TYPE_\d+(: | has a bare item)", message):
+        return "syntax"
+    if " asks for " in message or "gets nothing from its auto share" in message:
+        return "oversubscribed"
+    return None
+
+
+def _layout_findings(ctx, wanted):
+    for diagnostic in _layout(ctx).diagnostics:
+        kind = _kind(diagnostic.message)
+        if kind != wanted:
+            continue
+        definition = _definition_at(ctx, diagnostic.location)
+        if definition is not None and not is_user(definition) and definition.origin != "template":
+            continue
+        at = definition if definition is not None else diagnostic.location
+        span = ctx.value_span(definition) if definition is not None and is_user(definition) else None
+        notes = list(diagnostic.notes) + (empty_macro_notes(ctx, definition) if definition is not None else [])
+        yield ctx.finding(diagnostic.message, at=at, span=span, notes=notes,
+                          severity=diagnostic.severity if diagnostic.severity in ("warning", "info") else None)
+
+
+@check
+def slot_type_syntax(ctx):
+    yield from _layout_findings(ctx, "syntax")
+
+
+@check
+def slot_oversubscribed(ctx):
+    yield from _layout_findings(ctx, "oversubscribed")
+
+
+def _integer(text):
+    try:
+        return int(str(text).strip())
+    except (TypeError, ValueError):
+        return None
+
+
+@check
+def num_slots_exceeds_cpus(ctx):
+    definition = effective(ctx, "NUM_SLOTS")
+    if not is_user(definition):
+        return
+    if any(re.fullmatch(r"NUM_SLOTS_TYPE_\d+", n, re.IGNORECASE) and n.upper() != "NUM_SLOTS_TYPE_0"
+           for n in ctx.config.names()):
+        return  # NUM_SLOTS only counts type-0 slots when no slot types are defined
+    slots = _integer(value(ctx, "NUM_SLOTS"))
+    cpus = _layout(ctx).totals.cpus
+    if slots is not None and cpus and slots > cpus:
+        yield ctx.finding(f"NUM_SLOTS = {slots} but this machine has {cpus} CPUs: NUM_SLOTS cannot create more "
+                          f"slots than CPUs (the startd builds at most {cpus})", at=definition,
+                          span=ctx.value_span(definition),
+                          fix="to advertise more CPUs than the machine has, raise NUM_CPUS instead")
+
+
+@check
+def num_cpus_oversubscribed(ctx):
+    definition = effective(ctx, "NUM_CPUS")
+    if not is_user(definition):
+        return
+    cpus = _integer(value(ctx, "NUM_CPUS"))
+    detected = getattr(ctx.machine, "cpus", None)
+    if cpus is not None and detected and cpus > detected:
+        yield ctx.finding(f"NUM_CPUS = {cpus} advertises more CPUs than the machine has ({detected}): jobs will "
+                          f"share cores", at=definition, span=ctx.value_span(definition))
+
+
+@check
+def slot_type_zero(ctx):
+    for name in ("SLOT_TYPE_0", "NUM_SLOTS_TYPE_0"):
+        definition = effective(ctx, name)
+        if is_user(definition):
+            yield ctx.finding(f"{name} is not allowed: slot type 0 is the implicit type used by NUM_SLOTS, and "
+                              f"the startd refuses to start when {name} is set", at=definition,
+                              fix="number explicit slot types from 1 (SLOT_TYPE_1, NUM_SLOTS_TYPE_1)")
+
+
+@check
+def slot_type_incomplete(ctx):
+    names = {n.upper(): n for n in ctx.config.names()}
+    types = {}
+    for upper in names:
+        found = re.fullmatch(r"SLOT_TYPE_(\d+)", upper)
+        if found and found.group(1) != "0":
+            types[found.group(1)] = upper
+    for type_id, upper in sorted(types.items(), key=lambda item: int(item[0])):
+        definition = ctx.config.source(upper)
+        if not is_user(definition):
+            continue
+        count = ctx.config.source(f"NUM_SLOTS_TYPE_{type_id}")
+        if count is None:
+            yield ctx.finding(f"SLOT_TYPE_{type_id} is defined but NUM_SLOTS_TYPE_{type_id} is not: there is no "
+                              f"default count, so the startd creates no slots of this type", at=definition,
+                              fix=f"add NUM_SLOTS_TYPE_{type_id} = <count>")
+    for upper, name in names.items():
+        found = re.fullmatch(r"SLOT_TYPE_(\d+)_(.+)", upper)
+        if not found or found.group(1) == "0" or found.group(1) in types:
+            continue
+        if ctx.config.source(f"NUM_SLOTS_TYPE_{found.group(1)}") is not None:
+            continue
+        definition = ctx.config.source(name)
+        if is_user(definition):
+            yield ctx.finding(f"{name} configures slot type {found.group(1)}, which is not defined (no "
+                              f"SLOT_TYPE_{found.group(1)} or NUM_SLOTS_TYPE_{found.group(1)}): it has no effect",
+                              at=definition)
