@@ -35,7 +35,8 @@ INTS = ["0", "1", "2", "3", "7", "-1", "-7", "10", "255", "63", "64", "922337203
         "(-9223372036854775807 - 1)"]
 REALS = ["0.0", "1.5", "-2.5", "0.5", "1e308", "3.25", ".5", "2.0", "-0.0", "1e-3"]
 STRINGS = ['""', '"a"', '"A"', '"abc"', '"ABC"', '"b"', '"a,b"', '"x y"', '"10"', '"1.5"', '"true"', '"a b c"',
-           '"2.5x"', '" 42"', '"0x10"']
+           '"2.5x"', '" 42"', '"0x10"', '"\u00e9t\u00c9"', '"8.10.2"', '"A=1 B=2"', '"%Y-%m-%d %H"', '"1,2,-3"',
+           '"user@host"', '"a;b"', '"$"', '"1e3"']
 WORDS = ["true", "false", "undefined", "error", "TRUE", "Undefined"]
 REFS = ["A", "B", "S", "R", "L", "N", "Loop", "U", "E", "Bo", "Neg", "Missing", "MY.A", "MY.B", "TARGET.A",
         "TARGET.T", "TARGET.TB", "TARGET.TR", "T", "TB", "Foo", "N.x", "N.y", "N.z", "MY.Missing", "TARGET.Missing",
@@ -52,7 +53,12 @@ FUNCTIONS = {  # name -> allowed argument counts
     "interval": [1], "versioncmp": [2], "versionGT": [2], "anyCompare": [3], "allCompare": [3],
     "splitUserName": [1], "splitSlotName": [1], "regexpMember": [2], "stringListsIntersect": [2],
     "stringListSubsetMatch": [2], "nosuchfn": [1], "isAbsTime": [1], "isRelTime": [1], "relTime": [1],
-    "absTime": [1, 2], "getDays": [1], "string": [1],
+    "absTime": [1, 2], "getDays": [1], "stringListAvg": [1, 2], "stringListMin": [1], "stringListMax": [1],
+    "stringListISubsetMatch": [2], "stringList_regexpMember": [2], "versionLE": [2], "version_in_range": [3],
+    "ceil": [1], "getYear": [1], "getHours": [1], "getSeconds": [1], "splitTime": [1], "formatTime": [1, 2],
+    "toupper": [1], "IFTHENELSE": [3], "envV1ToV2": [1], "argsToList": [1], "listToArgs": [1],
+    "mergeEnvironment": [0, 1, 2], "regexps": [3], "replace": [3], "replaceAll": [3], "unparse": [1],
+    "time": [1], "currentTime": [1], "debug": [1], "evalInEachContext": [2], "countMatches": [2],
 }
 BINARY = ["+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "=?=", "=!=", "is", "isnt", "&&", "||",
           "&", "|", "^", "<<", ">>", ">>>"]
@@ -80,6 +86,15 @@ def _extend(inner):
         st.tuples(st.sampled_from(COMPARE_OPS), inner, inner).map(lambda t: f"anyCompare({t[0]}, {{ {t[1]}, {t[2]} }}, 2)"),
         st.tuples(st.sampled_from(['"A + 1"', '"TARGET.A"', '"1 +"', '"Foo"', '"[a = 2].a"']), st.just(0))
         .map(lambda t: f"eval({t[0]})"),
+        st.tuples(st.sampled_from(["0", "1577836800", "86399", "-1", "1e9", "relTime(-3725)", "absTime(5, 3600)"]),
+                  st.sampled_from(["getYear", "getDayOfWeek", "getDayOfYear", "getMinutes", "getDays", "splitTime",
+                                   "formatTime", "interval", "string", "int", "real", "bool", "absTime",
+                                   "relTime"])).map(lambda t: f"{t[1]}({t[0]})"),
+        st.tuples(st.sampled_from(PATTERNS), inner, st.sampled_from(['"-"', '"<$>"', '""']),
+                  st.sampled_from(['"f"', '"g"', '"i"', '"fg"', '"fi"'])).map(
+            lambda t: f"regexps({t[0]}, {t[1]}, {t[2]}, {t[3]})"),
+        st.tuples(inner, st.sampled_from(["[ a = 1 ]", "[ parent = 1; self = 2 ]", "{ 1, 2 }"])).map(
+            lambda t: f"evalInEachContext({t[0]}, {{ {t[1]}, [ a = 3 ] }})"),
     )
     return st.one_of(
         st.tuples(inner, st.sampled_from(BINARY), inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
