@@ -4,8 +4,10 @@ A seeded generator combines the constructs where re-implementations go wrong -
 continuations (with comments and blanks inside), self references, ``+=``,
 defaults and nested defaults, references to built-in defaults, the dollar
 functions, if/elif/else blocks with every condition form, heredocs, obsolete
-``:`` assignments, name case, ``TOOL.`` prefixes and templates - into a few
-hundred small configs.  All of them are read by ONE oracle child process that
+``:`` assignments, name case, ``TOOL.`` prefixes, templates and now and then a
+line HTCondor rejects - into 240 small configs; a second generator spreads 60
+more over files (include, config.d, LOCAL_CONFIG_FILE chains) read as another
+subsystem with ``_CONDOR_*`` environment overrides.  All of them are read by ONE oracle child process that
 re-reads the configuration with ``htcondor2.reload_config()`` per case (a case
 HTCondor rejects kills the child; the runner notes it and starts a new child
 for the rest), so the whole comparison costs a couple of subprocess starts.
@@ -36,9 +38,15 @@ _CHILD = r'''
 import json, os, signal, sys
 cases = json.loads(sys.stdin.read())
 import htcondor2 as h
+previous_env = {}
 for case in cases:
-    signal.alarm(10)  # a case HTCondor hangs on (a reference cycle) ends the child
+    signal.alarm(case.get("alarm", 1))  # a case HTCondor hangs on (a reference cycle) ends the child
+    for key in previous_env:
+        os.environ.pop(key, None)
+    previous_env = case.get("env") or {}
+    os.environ.update(previous_env)
     os.environ["CONDOR_CONFIG"] = case["config"]
+    h.set_subsystem(case.get("subsystem") or "TOOL")
     sys.stdout.write(json.dumps({"id": case["id"], "start": True}) + "\n"); sys.stdout.flush()
     h.reload_config()
     out = {}
@@ -130,7 +138,7 @@ class Generator:
                                "SUSPEND = FALSE\n", "USE_SHARED_PORT = TRUE\n"])
         if kind == 10:
             return f"{name} = {value(name)}   \n"
-        if kind == 11 and rng.random() < 0.15:  # now and then a line HTCondor rejects
+        if kind == 11 and rng.random() < 0.05:  # now and then a line HTCondor rejects
             return rng.choice(["this is junk\n", "if maybe\nendif\n", f"{name}+=1\n", "[Section Header]\n",
                                "use ROLE : NoSuchRole\n", "else\n", f"{name} @ = x\n", "if (true)\nendif\n",
                                "[Section]\n", f":{name} = 1\n", "if version >= 5.1\nendif\n"])
@@ -172,23 +180,71 @@ def generate_cases() -> list[dict]:
     return cases
 
 
+class StructureGenerator(Generator):
+    """Configs spread over files: include, config.d directories, LOCAL_CONFIG_FILE chains,
+    subsystem-prefixed knobs read as another subsystem, and _CONDOR_* environment overrides."""
+
+    def case(self, number: int) -> dict:
+        rng = self.rng
+        files: dict[str, str] = {}
+        main = [self.statement() for _ in range(rng.randrange(1, 4))]
+        for part in range(rng.randrange(1, 4)):
+            name = f"inc{part}"
+            files[name] = self.config()
+            option = rng.choice(["", "ifexist ", "ifexists "])
+            main.insert(rng.randrange(len(main) + 1), f"include {option}: {{DIR}}/{name}\n")
+        if rng.random() < 0.3:
+            main.append("include ifexist : {DIR}/not-there\n")
+        if rng.random() < 0.6:
+            for part in range(rng.randrange(1, 4)):
+                files[f"config.d/{rng.randrange(100):02d}-part{part}"] = self.config()
+            files["config.d/skip.rpmsave"] = "SKIPPED = yes\n"
+            files["config.d/.hidden"] = "SKIPPED = yes\n"
+            main.append("LOCAL_CONFIG_DIR = {DIR}/config.d\n")
+        if rng.random() < 0.6:
+            files["local1"] = self.config() + (f"LOCAL_CONFIG_FILE = {{DIR}}/local2\n" if rng.random() < 0.4 else "")
+            files["local2"] = self.config()
+            main.append(rng.choice(["LOCAL_CONFIG_FILE = {DIR}/local1\n",
+                                    "LOCAL_CONFIG_FILE = {DIR}/local1, {DIR}/local2\n"]))
+        for name in rng.sample(self.names, min(len(self.names), rng.randrange(3))):
+            main.append(f"{rng.choice(['STARTD', 'SCHEDD', 'TOOL'])}.{name} = {self.value(name)}\n")
+        env = {}
+        for name in rng.sample(self.names, min(len(self.names), rng.randrange(3))):
+            env[rng.choice(["_CONDOR_", "_condor_"]) + name] = rng.choice(["env", f"$({name}) env", "  padded"])
+        knobs = sorted(set(self.names)) + ["SKIPPED", "DAEMON_LIST", "IsStartd", "SUBSYSTEM"]
+        return {"id": f"struct-{number:03d}", "text": "".join(main), "files": files, "knobs": knobs, "env": env,
+                "subsystem": rng.choice([None, None, "STARTD", "SCHEDD"])}
+
+
+def generate_structure_cases(count: int = 60) -> list[dict]:
+    rng = random.Random(SEED + 1)
+    return [StructureGenerator(rng).case(number) for number in range(count)]
+
+
 def _write_case(case: dict, root: Path) -> Path:
     directory = root / case["id"]
     directory.mkdir()
-    (directory / "case.conf").write_text(case["text"])
+    for name, text in (case.get("files") or {}).items():
+        path = directory / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text.replace("{DIR}", str(directory)))
+    (directory / "case.conf").write_text(case["text"].replace("{DIR}", str(directory)))
     top = directory / "condor_config"
     top.write_text(f"LOCAL_DIR = /opt/cc-local\nRELEASE_DIR = /opt/cc-release\nNETWORK_HOSTNAME = {PINNED_HOST}\n"
                    f"LOCAL_CONFIG_FILE =\nLOCAL_CONFIG_DIR =\ninclude : {directory / 'case.conf'}\n")
     return top
 
 
-def run_oracle(cases: list[dict], root: Path) -> dict[str, dict]:
-    """HTCondor's values for every case: {id: {"values": {...}} or {"error": text}}."""
+def run_oracle(cases: list[dict], root: Path, alarm: int = 1) -> dict[str, dict]:
+    """HTCondor's values for every case: {id: {"values": {...}} or {"error": text}}.
+
+    A case taking longer than ``alarm`` seconds is taken as one HTCondor hangs on
+    (``{"error": "timeout", "hang": True}``)."""
     env = {k: v for k, v in os.environ.items() if not k.upper().startswith("_CONDOR_")}
     results: dict[str, dict] = {}
-    pending = [{"id": c["id"], "config": str(root / c["id"] / "condor_config"), "knobs": c["knobs"]}
-               for c in cases]
-    first = dict(env, CONDOR_CONFIG=pending[0]["config"]) if pending else env
+    pending = [{"id": c["id"], "config": str(root / c["id"] / "condor_config"), "knobs": c["knobs"],
+                "env": c.get("env") or {}, "subsystem": c.get("subsystem"), "alarm": alarm} for c in cases]
+    first = dict(env, CONDOR_CONFIG="/dev/null")  # each case sets its own before reload_config()
     while pending:
         proc = subprocess.run([sys.executable, "-c", _CHILD], input=json.dumps(pending), env=first,
                               capture_output=True, text=True, timeout=240)
@@ -201,14 +257,13 @@ def run_oracle(cases: list[dict], root: Path) -> dict[str, dict]:
                 results[record["id"]] = {"values": record["values"]}
                 started = None
         done = set(results)
-        if started is not None:  # this case killed the child: HTCondor rejected it
-            results[started] = {"error": proc.stderr.strip()[-300:]}
+        if started is not None:  # this case killed the child: HTCondor rejected it (or hung)
+            results[started] = {"error": proc.stderr.strip()[-3000:] or f"exit status {proc.returncode}",
+                                "hang": proc.returncode == -14}
             done.add(started)
         elif proc.returncode != 0:
             raise RuntimeError(f"oracle child failed: {proc.stderr[-500:]}")
         pending = [p for p in pending if p["id"] not in done]
-        if pending:
-            first = dict(env, CONDOR_CONFIG=pending[0]["config"])
     return results
 
 
@@ -219,7 +274,7 @@ def _profile() -> MachineProfile:
 @pytest.fixture(scope="module")
 def compared(oracle, tmp_path_factory):
     root = tmp_path_factory.mktemp("differential")
-    cases = generate_cases()
+    cases = generate_cases() + generate_structure_cases()
     for case in cases:
         _write_case(case, root)
     return cases, run_oracle(cases, root), root
@@ -234,14 +289,17 @@ def test_generated_configs_match_htcondor(compared):
         expected = results[case["id"]]
         top = root / case["id"] / "condor_config"
         try:
-            config = condorcfg.load([str(top)], machine=_profile(), environ={"USER": "root"},
-                                    cwd=str(root / case["id"]))
+            config = condorcfg.load([str(top)], machine=_profile(), environ={"USER": "root", **case.get("env", {})},
+                                    subsystem=case.get("subsystem"), cwd=str(root / case["id"]))
             ours = {k: config.value(k) for k in case["knobs"]}
         except CondorcfgError as exc:
             if "error" not in expected:
                 mismatches.append((case["id"], "condorcfg rejected", exc.diagnostic.format(), case["text"]))
             rejected += 1
             continue
+        if "error" in expected and expected.get("hang"):
+            # make sure HTCondor really hangs (and was not just slow on a busy machine)
+            expected = run_oracle([case], root, alarm=30)[case["id"]]
         if "error" in expected:
             mismatches.append((case["id"], "HTCondor rejected", expected["error"], case["text"]))
             continue
@@ -251,5 +309,5 @@ def test_generated_configs_match_htcondor(compared):
                 mismatches.append((case["id"], knob, (ours[knob], value), case["text"]))
     assert not mismatches, "\n\n".join(f"{m[0]} {m[1]}: ours/HTCondor = {m[2]!r}\n{m[3]}" for m in mismatches[:4])
     print(f"{len(cases)} configs, {values_compared} values compared, {rejected} rejected by both")
-    assert values_compared > 2000
+    assert values_compared > 3000
     assert 0 < rejected < len(cases) // 4  # mostly configs HTCondor accepts, and some it rejects

@@ -514,6 +514,30 @@ def test_declarative_references_and_parse_with_the_real_reader(tmp_path):
     result = engine.run(str(path), ruleset=load_rules([META_ONLY, rules]))
     found = [(f.code, f.location.line, f.location.column, f.location.end_column, f.message) for f in result.findings]
     assert found[0] == ("TST030", 1, 33, 45, "IS_OWNER refers to TARGET.Owner")
-    assert found[1][:3] == ("TST031", 2, 9) and found[1][4].startswith("START does not parse: ")
+    assert found[1][:3] == ("TST031", 2, 26)  # where the ")" is missing and found[1][4].startswith("START does not parse: ")
     # RANK is written with a macro: the finding covers the value as written.
     assert found[2][:4] == ("TST031", 4, 8, 20) and len(found) == 3
+
+
+def test_pre_commit_mode_lints_the_roots_reading_a_changed_file(cli, tmp_path):
+    if not _reader_available():
+        pytest.fail("condorcfg.config.reader is not there yet: the end-to-end lint test needs it")
+    (tmp_path / "etc" / "config.d").mkdir(parents=True)
+    write(tmp_path, "LOCAL_CONFIG_DIR = $(CONFIG_ROOT)/config.d\nHOSTALLOW_READ = x\n", "etc/condor_config")
+    write(tmp_path, "DAEMON_LIST = MASTER\n", "etc/config.d/10-base")
+    write(tmp_path, "HOSTDENY_WRITE = y\n", "other.conf")
+    (tmp_path / ".condorcfg.yaml").write_text("roots: [etc/condor_config]\nselect: [TST, CFG]\n")
+    # A change in config.d: the whole root is linted, so its finding in condor_config shows.
+    status, out, _ = cli("--pre-commit", "etc/config.d/10-base", "--format", "json")
+    assert status == 1 and [(f["file"], f["line"]) for f in json.loads(out)] == [("etc/condor_config", 2)]
+    # A file no root reads is linted on its own; the root is not.
+    status, out, _ = cli("--pre-commit", "other.conf", "--format", "json")
+    assert [(f["file"], f["line"]) for f in json.loads(out)] == [("other.conf", 1)]
+
+
+def test_known_site_knobs_reach_the_checks(tmp_path):
+    config = FakeConfig(write(tmp_path, "SITE_GPU_MONITOR = 1\n"))
+    ctx = engine.LintContext(config, settings=engine.LintSettings(known_knobs=["SITE_.*", "OTHER"]))
+    assert ctx.is_site_knob("site_gpu_monitor") and ctx.is_site_knob("OTHER") and not ctx.is_site_knob("OTHERS")
+    assert ctx.names_matching("site_gpu_monitor|NOPE") == ["SITE_GPU_MONITOR"]
+    assert [d.name for d in ctx.definitions("SITE_.*")] == ["SITE_GPU_MONITOR"]

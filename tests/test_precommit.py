@@ -125,3 +125,18 @@ def test_non_config_files_do_not_run_the_hook(user_repo):
     result = _commit(repo, env, {"README": "still not a config\n"}, "docs")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "(no files to check)" in result.stdout + result.stderr
+
+
+def test_the_files_regex_picks_htcondor_config_names():
+    import re
+
+    from ruamel.yaml import YAML
+
+    [hook] = YAML(typ="safe").load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    assert (hook["id"], hook["language"], hook["entry"]) == ("condorcfg", "python", "condorcfg lint --pre-commit")
+    files = re.compile(hook["files"])
+    for name in ("condor_config", "etc/condor/condor_config.local", "etc/condor/config.d/10-startd",
+                 "pool/ce.conf", "hosts/ep02.config", "condor_config.local", "x/y.local"):
+        assert files.search(name), name
+    for name in ("README.md", "config.d/sub/dir/file", "scripts/deploy.sh", "condor_configs/notes.txt"):
+        assert not files.search(name), name

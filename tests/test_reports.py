@@ -108,3 +108,18 @@ def test_github_escaping():
     result = engine.LintResult(findings=[finding])
     first = github(result, ReportView()).splitlines()[0]
     assert first == "::notice file=a%2Cb%3Ac,line=2,col=3,title=TST001 x::50%25 of%0Aslots"
+
+
+def test_sarif_of_the_example_pool_with_every_rule_is_valid(tmp_path, monkeypatch, capsys):
+    import jsonschema
+
+    from condorcfg.cli import main
+
+    monkeypatch.delenv("CONDORCFG_RULES_DIR", raising=False)
+    root = Path(__file__).resolve().parents[1]
+    main(["lint", "--config-root", str(root / "examples" / "etc" / "condor_config"), "--select", "ALL",
+          "--machine", str(root / "examples" / "machines" / "ep-64core.yaml"), "--format", "sarif"])
+    log = json.loads(capsys.readouterr().out)
+    jsonschema.Draft4Validator(json.loads(SCHEMA.read_text())).validate(log)
+    driver = log["runs"][0]["tool"]["driver"]
+    assert len(driver["rules"]) > 10  # every rule that ran is described

@@ -134,7 +134,8 @@ EXPIRE_INVALIDATED_ADS MAX_TRANSFER_QUEUE_AGE STARTD_COMPUTE_AVAIL_STATS STARTD_
 STARTD_AVAIL_CONFIDENCE XAUTHORITY_USERS SSH_TO_JOB_SSHD_CONFIG_TEMPLATE SSH_TO_JOB_SSHD_ARGS
 SSH_TO_JOB_SSH_KEYGEN SSH_TO_JOB_SSH_KEYGEN_ARGS SSH_TO_JOB_SSHD NAMED_CHROOT SCITOKENS_SERVER_AUDIENCE
 SUBMIT_TIMEOUT_MULTIPLIER VM_UNIV_NOBODY_USER VM_NETWORKING_BRIDGE_INTERFACE VMP_HOST_MACHINE VMP_VM_LIST
-STARTER_LOCAL_LOGGING CONDOR_SSHD CONDOR_SSH_KEYGEN
+STARTER_LOCAL_LOGGING CONDOR_SSHD CONDOR_SSH_KEYGEN ABSENT_REQUIREMENTS ABSENT_EXPIRE_ADS_AFTER CLIENT_TIMEOUT
+CONDOR_FSYNC
 """.split()
 
 # Families of knob names: (regex matched case-insensitively against the whole name, why).
@@ -151,26 +152,34 @@ KNOB_FAMILIES = [
     (r"GROUP_(QUOTA|QUOTA_DYNAMIC|ACCEPT_SURPLUS|AUTOREGROUP|PRIO_FACTOR)_.+", "accounting group settings"),
     (r".+_LIMIT", "concurrency limits (<NAME>_LIMIT)"),
     (r"CONCURRENCY_LIMIT_DEFAULT_.+", "per-prefix default concurrency limits"),
-    (r"(ALLOW|DENY)_(READ|WRITE|ADMINISTRATOR|CONFIG|DAEMON|NEGOTIATOR|OWNER|ADVERTISE_MASTER|ADVERTISE_STARTD|ADVERTISE_SCHEDD|CLIENT|SOAP)(_.+)?",
+    (r"(ALLOW|DENY)_(READ|WRITE|ADMINISTRATOR|CONFIG|DAEMON|NEGOTIATOR|OWNER|ADVERTISE_MASTER|ADVERTISE_STARTD|"
+     r"ADVERTISE_SCHEDD|CLIENT|SOAP)(_.+)?",
      "authorization lists (ALLOW_<LEVEL>[_<SUBSYS>])"),
-    (r"SEC_(DEFAULT|READ|WRITE|ADMINISTRATOR|CONFIG|DAEMON|NEGOTIATOR|OWNER|ADVERTISE_MASTER|ADVERTISE_STARTD|ADVERTISE_SCHEDD|CLIENT)_.+",
+    (r"SEC_(DEFAULT|READ|WRITE|ADMINISTRATOR|CONFIG|DAEMON|NEGOTIATOR|OWNER|ADVERTISE_MASTER|ADVERTISE_STARTD|"
+     r"ADVERTISE_SCHEDD|CLIENT)_.+",
      "security policy per access level"),
     (r"(.+_)?SEC_.+", "subsystem-specific security settings"),
     (r"SETTABLE_ATTRS_.+", "attributes settable at run time"),
     (r"MAX_.+_LOG", "per-daemon log size limits"),
-    (r".+_(LOG|DEBUG|ARGS|ADDRESS_FILE|DAEMON_AD_FILE|ENVIRONMENT|USERID|LOCK|ATTRS|EXPRS|NOT_RESPONDING_TIMEOUT|MAX_FILE_DESCRIPTORS|LOG_KEEP_OPEN|TOUCH_LOG_INTERVAL|LOCAL_NAME|NAME|SOCKET_DIR|STARTUP_DELAY|UPDATE_INTERVAL|CONTROLLER|JOB_HOOK_KEYWORD|HOOK_KEYWORD)",
+    (r".+_(LOG|DEBUG|ARGS|ADDRESS_FILE|DAEMON_AD_FILE|ENVIRONMENT|USERID|LOCK|ATTRS|EXPRS|"
+      r"NOT_RESPONDING_TIMEOUT|MAX_FILE_DESCRIPTORS|LOG_KEEP_OPEN|TOUCH_LOG_INTERVAL|LOCAL_NAME|NAME|"
+      r"SOCKET_DIR|STARTUP_DELAY|UPDATE_INTERVAL|CONTROLLER|JOB_HOOK_KEYWORD|HOOK_KEYWORD)",
      "per-daemon standard settings (<SUBSYS>_LOG, _DEBUG, _ARGS, _ATTRS, ...)"),
-    (r".+_HOOK_(FETCH_WORK|REPLY_FETCH|REPLY_CLAIM|EVICT_CLAIM|PREPARE_JOB|PREPARE_JOB_ARGS|UPDATE_JOB_INFO|JOB_EXIT|JOB_CLEANUP|TRANSLATE_JOB|JOB_FINALIZE|ROUTE_JOB|FETCH_WORK_TIMEOUT)",
+    (r".+_HOOK_(FETCH_WORK|REPLY_FETCH|REPLY_CLAIM|EVICT_CLAIM|PREPARE_JOB|PREPARE_JOB_ARGS|"
+      r"UPDATE_JOB_INFO|JOB_EXIT|JOB_CLEANUP|TRANSLATE_JOB|JOB_FINALIZE|ROUTE_JOB|FETCH_WORK_TIMEOUT)",
      "job hooks (<KEYWORD>_HOOK_<HOOK>)"),
     (r".+_(CLIENT_ID|CLIENT_SECRET_FILE|RETURN_URL_SUFFIX|AUTHORIZATION_URL|TOKEN_URL|USER_URL|USER_NAME_CLAIM)",
      "OAuth credential providers"),
-    (r"(DEFRAG|HAD|REPLICATION|GANGLIAD|ADSTASH|ROOSTER|LIBRARIAN|ANNEX|CREDMON|LOCAL_CREDMON|OAUTH2|PELICAN|GRIDMANAGER|DAGMAN|C_GAHP|VM_GAHP|JOB_ROUTER|CCB|SHARED_PORT|TRANSFERD|KBDD)_.+",
+    (r"(DEFRAG|HAD|REPLICATION|GANGLIAD|ADSTASH|ROOSTER|LIBRARIAN|ANNEX|CREDMON|LOCAL_CREDMON|OAUTH2|"
+      r"PELICAN|GRIDMANAGER|DAGMAN|C_GAHP|VM_GAHP|JOB_ROUTER|CCB|SHARED_PORT|TRANSFERD|KBDD)_.+",
      "settings of a specific daemon or tool"),
     (r"USE_.+", "feature switches"),
     (r"GLIDEIN_.+|GLIDECLIENT_.+", "glideinWMS settings published in pilot ads"),
     (r"DOCKER_.+|SINGULARITY_.+|APPTAINER_.+|CONTAINER_.+", "container runtime settings"),
     (r"EXECUTE(_.+)?", "execute directory settings"),
     (r"(HTCONDORCE|CONDORCE|HTCONDOR_CE)_.+", "HTCondor-CE settings (read by the CE's own tools)"),
+    (r"BOINC_.+", "BOINC backfill settings"),
+    (r"CLASSAD_USER_MAP(FILE|DATA)_.+", "ClassAd user maps (userMap() function)"),
 ]
 
 # Knobs that HTCondor no longer reads, or reads only for compatibility: name regex -> info.
@@ -181,12 +190,14 @@ OBSOLETE_KNOBS = [
      "note": "host-based HOSTDENY_* lists are no longer read; only DENY_* is consulted"},
     {"pattern": r"VIRTUAL_MACHINE_TYPE_\d+", "status": "removed", "replacement": "SLOT_TYPE_<N>",
      "note": "the pre-6.9 'virtual machine' spelling of slot types is ignored"},
-    {"pattern": r"NUM_VIRTUAL_MACHINES(_TYPE_\d+)?", "status": "removed", "replacement": "NUM_SLOTS / NUM_SLOTS_TYPE_<N>",
+    {"pattern": r"NUM_VIRTUAL_MACHINES(_TYPE_\d+)?", "status": "removed",
+     "replacement": "NUM_SLOTS / NUM_SLOTS_TYPE_<N>",
      "note": "the pre-6.9 'virtual machine' spelling of slot counts is ignored"},
     {"pattern": r"VIRTUAL_MACHINES_CONNECTED_TO_(CONSOLE|KEYBOARD)", "status": "removed",
      "replacement": "SLOTS_CONNECTED_TO_CONSOLE / SLOTS_CONNECTED_TO_KEYBOARD",
      "note": "renamed when virtual machines became slots"},
-    {"pattern": r"(.+_)?STARTD_EXPRS|SUBMIT_EXPRS|SCHEDD_EXPRS|MASTER_EXPRS|COLLECTOR_EXPRS|NEGOTIATOR_EXPRS|STARTD_JOB_EXPRS|STARTD_VM_EXPRS|STARTD_SLOT_EXPRS",
+    {"pattern": r"(.+_)?STARTD_EXPRS|SUBMIT_EXPRS|SCHEDD_EXPRS|MASTER_EXPRS|COLLECTOR_EXPRS|NEGOTIATOR_EXPRS|"
+                r"STARTD_JOB_EXPRS|STARTD_VM_EXPRS|STARTD_SLOT_EXPRS",
      "status": "deprecated", "replacement": "the matching *_ATTRS knob",
      "note": "*_EXPRS is still merged into *_ATTRS but is deprecated"},
     {"pattern": r"JOB_ROUTER_(DEFAULTS|ENTRIES|ENTRIES_FILE|ENTRIES_CMD|ENTRIES_REFRESH)", "status": "removed",
@@ -199,10 +210,12 @@ OBSOLETE_KNOBS = [
      "note": "since 9.0 ALLOW_WRITE only controls job submission; daemons advertise with ADVERTISE_* / DAEMON"},
     {"pattern": r"GLEXEC_.+|GLEXEC", "status": "removed", "replacement": None,
      "note": "glexec support was removed in HTCondor 8.9"},
-    {"pattern": r"(SEC_.+_)?GSI_.+|GRIDMAP", "status": "removed", "replacement": "SSL, SCITOKENS or IDTOKENS authentication",
+    {"pattern": r"(SEC_.+_)?GSI_.+|GRIDMAP", "status": "removed",
+     "replacement": "SSL, SCITOKENS or IDTOKENS authentication",
      "note": "GSI authentication was removed in HTCondor 9.x/23.0"},
     {"pattern": r"QUILL_.+|QUILL", "status": "removed", "replacement": None, "note": "Quill was removed"},
-    {"pattern": r"HAWKEYE_.+", "status": "removed", "replacement": "STARTD_CRON_*", "note": "Hawkeye is the old name of startd cron"},
+    {"pattern": r"HAWKEYE_.+", "status": "removed", "replacement": "STARTD_CRON_*",
+     "note": "Hawkeye is the old name of startd cron"},
     {"pattern": r"ENABLE_SOAP|SOAP_.+|ENABLE_WEB_SERVER|WEB_ROOT_DIR", "status": "removed", "replacement": None,
      "note": "the SOAP / web-service interface of the daemons was removed"},
 ]
@@ -291,7 +304,7 @@ def template_assigned_names() -> list[str]:
             found = _ASSIGN.match(line)
             if in_body and found:
                 names.add(found.group(1).split(".")[-1])
-    return sorted(names, key=str.upper)
+    return sorted(names, key=lambda n: (n.upper(), n))
 
 
 _PY_TYPE = {"int": "int", "bool": "bool", "float": "double", "str": "string"}
@@ -311,9 +324,9 @@ def build(use_oracle: bool = True) -> dict[str, dict]:
                 continue
             if observed != declared:
                 type_corrections[name] = observed  # the oracle decides
-        host_defined = sorted((n for n in oracle["keys"] if n.upper() not in upper), key=str.upper)
+        host_defined = sorted((n for n in oracle["keys"] if n.upper() not in upper), key=lambda n: (n.upper(), n))
         upper |= {n.upper() for n in host_defined}
-    documented = sorted({n for n in DOCUMENTED_WITHOUT_DEFAULT if n.upper() not in upper}, key=str.upper)
+    documented = sorted({n for n in DOCUMENTED_WITHOUT_DEFAULT if n.upper() not in upper}, key=lambda n: (n.upper(), n))
     for family, _why in KNOB_FAMILIES:
         re.compile(family)
     attrs = _read_json(SHARED / "spec" / "attr-lists.json")

@@ -50,7 +50,7 @@ _MISS = _Miss()
 class _State:
     """Per-evaluation state: budgets, the in-progress set, the clock and the two-ad context."""
 
-    __slots__ = ("depth", "steps", "stack", "now", "left", "right", "match", "root", "lctx", "rctx")
+    __slots__ = ("depth", "steps", "stack", "now", "left", "right", "match", "root", "lctx", "rctx", "alternate")
 
     def __init__(self, now=None):
         self.depth = MAX_DEPTH
@@ -58,6 +58,7 @@ class _State:
         self.stack = set()
         self.now = now
         self.left = self.right = self.match = self.root = self.lctx = self.rctx = None
+        self.alternate = None  # (ad, other ad): an extra alternate scope (evalInEachContext's nested ad)
 
     def clock(self) -> float:
         now = self.now
@@ -276,15 +277,72 @@ def _lookup_unscoped(cur, k, st, p):
         return UNDEFINED
     value = _lookup(cur, k, st, p)
     if value is _MISS:
-        left = st.left
-        if left is not None:
-            if cur is left:
-                value = _lookup(st.right, k, st, p)
-            elif cur is st.right:
-                value = _lookup(left, k, st, p)
+        other = _alternate(cur, st)
+        if other is not None:
+            value = _lookup(other, k, st, p)
         if value is _MISS:
             return UNDEFINED
     return value
+
+
+def _alternate(cur, st):
+    """HTCondor's alternateScope of an ad: the other side of a match, if any."""
+    left = st.left
+    if left is not None:
+        if cur is left:
+            return st.right
+        if cur is st.right:
+            return left
+    if st.alternate is not None and cur is st.alternate[0]:
+        return st.alternate[1]
+    return None
+
+
+def find_entry(start, k, st):
+    """LookupInScope without evaluating: the entry list, a special name's value, or _MISS."""
+    ad = start
+    while True:
+        entry = ad._data.get(k)
+        if entry is not None:
+            return entry
+        if k in _SPECIAL:
+            value = _special(k, ad, st, 0)
+            return value if value is _MISS else [k, ast.Literal(value), None, 0, None]
+        ad = _scope_parent(ad, k, st)
+        if ad is None or ad is start:
+            return _MISS
+
+
+def definition(node, cur, st):
+    """The expression an attribute reference names (HTCondor's Deref), or None if it names nothing."""
+    if isinstance(node, ast.AttrRef) and node.scope is None:
+        if cur is None:
+            return None
+        k = node.name.lower()
+        found = find_entry(cur, k, st)
+        if found is _MISS:
+            other = _alternate(cur, st)
+            found = _MISS if other is None else find_entry(other, k, st)
+    elif isinstance(node, ast.AttrRef) and node.scope == "ROOT":
+        root = st.match_ad() if st.left is not None else st.root
+        found = _MISS if root is None else find_entry(root, node.name.lower(), st)
+    else:
+        if isinstance(node, ast.AttrRef):
+            base_node = ast.AttrRef((node.scope_text or node.scope).lower())
+        else:
+            base_node = node.base
+        fn, _ = compiled(base_node)
+        base = fn(cur, st)
+        found = find_entry(base, node.name.lower(), st) if isinstance(base, ClassAd) else _MISS
+    if found is _MISS:
+        return None
+    expr = found[1]
+    if isinstance(expr, str):
+        try:
+            expr = _parse(expr)
+        except Exception:
+            return None
+    return expr
 
 
 def _c_attr(node, d):
@@ -602,12 +660,12 @@ def identical(a, b):
     """``a =?= b``: same type and value (strings case-sensitive); lists/ads give error."""
     ta, tb = type(a), type(b)
     if ta is not tb:
-        la, lb = isinstance(a, ClassAdList), isinstance(b, ClassAdList)
-        aa, ab = isinstance(a, ClassAd), isinstance(b, ClassAd)
-        if (la and lb) or (aa and ab):
+        if isinstance(a, ClassAd) and isinstance(b, ClassAd):
             return ERROR
         return False
-    if ta is ClassAdList or ta is ClassAd:
+    if ta is ClassAdList:
+        return ERROR if a.shared == b.shared else False
+    if ta is ClassAd:
         return ERROR
     if ta is AbsTime:
         return a.seconds == b.seconds and a.offset == b.offset

@@ -279,7 +279,7 @@ def _eval(call):
 
 def _unparse_fn(call):
     node = call.nodes[0]
-    if not isinstance(node, ast.AttrRef):
+    if not isinstance(node, (ast.AttrRef, ast.Select)):  # HTCondor: any attribute reference node
         return ERROR
     name = _unparse(node)  # HTCondor looks up the reference's text, so MY.x finds nothing
     cur = call.cur
@@ -384,43 +384,78 @@ def _unresolved(call):
 
 
 def _each_context_values(call):
-    lst = call.arg(1)
-    if lst is UNDEFINED:
-        return UNDEFINED
-    if not isinstance(lst, ClassAdList):
-        return ERROR
-    node = call.nodes[0]
-    from condorcfg.classad.evaluate import _deref, evaluate_in
+    """compat_classad's evalInEachContext: ``expr`` (an attribute reference is replaced by the
+    expression it names, looked up in the current match) evaluated inside each ad of the list."""
+    from condorcfg.classad.evaluate import _State, compiled, definition
 
+    st = call.st
+    expr = call.nodes[0]
+    if isinstance(expr, (ast.AttrRef, ast.Select)):
+        found = definition(expr, call.cur, st)
+        if found is not None:
+            expr = found
+    list_node = call.nodes[1]
+    if isinstance(list_node, ast.ListExpr):
+        elements = [(item, call.cur) for item in list_node.items]
+    else:
+        lst = call.arg(1)
+        if lst is UNDEFINED:
+            return UNDEFINED
+        if not isinstance(lst, ClassAdList):
+            return ERROR
+        elements = [(item, lst.scope) for item in lst]
+    fn, maxd = compiled(expr)
     out = []
-    for i in range(len(lst)):
-        item = list_item(lst, i, call.st)
-        if isinstance(item, ClassAd):
-            entry = item._data.get(node.name.lower()) if isinstance(node, ast.AttrRef) and node.scope is None \
-                else None
-            if entry is not None:  # a bare attribute reference that resolves: use its definition
-                out.append(_deref(entry, item, call.st, 0))
-            else:
-                out.append(evaluate_in(node, item, call.st))
-        elif item is ERROR:
+    for item_node, scope in elements:
+        item_fn, _ = compiled(item_node)
+        nested = item_fn(scope, st)
+        if not isinstance(nested, ClassAd):
+            out.append(UNDEFINED if nested is UNDEFINED else ERROR)
+            continue
+        # a fresh evaluation state rooted at the nested ad; in a match the nested ad looks
+        # up missing names in the other side, like the ad it sits in
+        inner = _State(st.now)
+        inner.left, inner.right = st.left, st.right
+        top = nested
+        while top.parent is not None:
+            top = top.parent
+        inner.root = top
+        if st.left is not None:
+            side = _side_of(nested, st)
+            if side is not None:
+                inner.alternate = (nested, st.right if side is st.left else st.left)
+        if maxd > inner.depth:
             out.append(ERROR)
-        else:
-            out.append(UNDEFINED if item is UNDEFINED else ERROR)
+            continue
+        try:
+            out.append(fn(nested, inner))
+        except EvalFailure:
+            out.append(ERROR)
     return out
+
+
+def _side_of(ad, st):
+    """Which ad of the match (left or right) ``ad`` is nested in, if any."""
+    seen = 0
+    while ad is not None and seen < 1000:
+        if ad is st.left or ad is st.right:
+            return ad
+        ad = ad.parent
+        seen += 1
+    return None
 
 
 def _eval_in_each_context(call):
     values = _each_context_values(call)
     if not isinstance(values, list):
         return values
-    return ClassAdList([ast.Literal(v) for v in values], None)
+    return _lit_list(values)
 
 
 def _count_matches(call):
-    lst = call.arg(1)
-    if lst is UNDEFINED:
-        return 0
     values = _each_context_values(call)
+    if values is UNDEFINED:
+        return 0
     if not isinstance(values, list):
         return values
     count = 0
@@ -712,7 +747,8 @@ def _version_in_range(v, lo, hi):
 
 
 def _lit_list(items):
-    return ClassAdList([ast.Literal(x) for x in items], None)
+    """A list computed by a function: HTCondor's "shared list" kind."""
+    return ClassAdList([ast.Literal(x) for x in items], None, shared=True)
 
 
 def _split(s, seps=None):
@@ -1307,7 +1343,7 @@ def _sl_subset(fold):
                 or (b is not UNDEFINED and type(b) is not str):
             return ERROR
         if a is UNDEFINED:
-            return True
+            return UNDEFINED if b is UNDEFINED else True
         items = _tokens(a, delims)
         if not items:
             return True
@@ -1636,7 +1672,7 @@ def _rel_time(v):
     if t is float:
         return RelTime(v)
     if t is str:
-        return 0.0  # 25.14.1: a non-literal string gives the real 0.0
+        return RelTime(0)  # 25.14.1: only literal strings are read (at parse time); others give 0
     if t is AbsTime:
         return RelTime(v.seconds)
     if t is RelTime:

@@ -78,17 +78,20 @@ class ClassAdList(list):
     :func:`condorcfg.classad.evaluate.to_python` for plain Python values.
     """
 
-    __slots__ = ("scope",)
+    __slots__ = ("scope", "shared")
 
-    def __init__(self, items=(), scope: "ClassAd | None" = None):
+    def __init__(self, items=(), scope: "ClassAd | None" = None, shared: bool = False):
         super().__init__(items)
         self.scope = scope
+        # HTCondor keeps lists built by some functions (split, argsToList ...) as a
+        # different value kind: `=?=` between the two kinds is false, within a kind error
+        self.shared = shared
 
     def __repr__(self) -> str:
         return f"ClassAdList({list.__repr__(self)})"
 
     def __reduce__(self):
-        return (ClassAdList, (list(self), self.scope))
+        return (ClassAdList, (list(self), self.scope, self.shared))
 
 
 def _as_node(value):

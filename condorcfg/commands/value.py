@@ -91,6 +91,8 @@ def run(args) -> int:
             if info is None:
                 continue
             print(f"  # defined at {info['defined_at']}")
+            if info["text"] and info["origin"] in ("file", "template"):
+                print(f"  # written: {info['text']}")
             print(f"  # raw: {info['raw']}")
             for item in info["overrode"]:
                 print(f"  # overrode: {item['location']}: {item['raw']}")

@@ -22,6 +22,7 @@ diagnostic naming the cycle.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -37,13 +38,22 @@ FILENAME_LETTERS = frozenset("pdnxbqafwuPDNXBQAFWU")
 
 MAX_SUBSTITUTIONS = 20_000
 MAX_EXPANDED_SIZE = 1_000_000
+MAX_WORK = 50_000_000  # characters copied over all substitutions of one expansion
 
 _ANYTHING, _IDCHAR_COLON, _SCAN_BRACKET = range(3)
 _AFTER_COLON_EXTRA = frozenset("$ ,\\:")
 
 
+_IDCHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./")
+_PREFIX_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+# fast path for the common body: identifier characters up to ")" (no default)
+_PLAIN_BODY = re.compile(r"[A-Za-z0-9_./]*\)")
+# a whole plain reference whose default has no "$" and no parentheses
+_PLAIN_REF = re.compile(r"\$\(([A-Za-z0-9_./]*)(?::[A-Za-z0-9_./ ,\\:]*)?\)")
+
+
 def _is_idchar(char: str) -> bool:
-    return char.isascii() and (char.isalnum() or char in "_./")
+    return char in _IDCHARS
 
 
 @dataclass(frozen=True)
@@ -56,15 +66,24 @@ class MacroRef:
     end: int
 
 
-@dataclass(frozen=True)
 class Found:
-    """One recognised macro: ``kind`` is NORMAL, DOUBLE_DOLLAR, FILENAME or a function name."""
+    """One recognised macro: ``kind`` is NORMAL, DOUBLE_DOLLAR, FILENAME or a function name.
 
-    kind: str
-    prefix: str  # text between "$" and "(" (the F letters for FILENAME)
-    body: str
-    start: int
-    end: int  # index after the closing ")"
+    ``prefix`` is the text between "$" and "(" (the letters for FILENAME); ``end`` is the
+    index after the closing ")".  (Slotted, not a dataclass: expansion makes many of these.)
+    """
+
+    __slots__ = ("kind", "prefix", "body", "start", "end")
+
+    def __init__(self, kind: str, prefix: str, body: str, start: int, end: int):
+        self.kind = kind
+        self.prefix = prefix
+        self.body = body
+        self.start = start
+        self.end = end
+
+    def __repr__(self) -> str:
+        return f"Found({self.kind!r}, {self.prefix!r}, {self.body!r}, {self.start}, {self.end})"
 
 
 class ExpansionLimit(Exception):
@@ -89,8 +108,15 @@ def _classify(prefix: str, next_char: str) -> tuple[str, int] | None:
     return None
 
 
+_PREFIX_RUN = re.compile(r"[A-Za-z0-9_]*")
+
+
 def next_macro(text: str, pos: int, skip: "Callable[[str, str], bool]") -> Found | None:
-    """The leftmost recognised macro at or after ``pos`` that ``skip(kind, body)`` does not reject."""
+    """The leftmost recognised macro at or after ``pos`` that ``skip(kind, body)`` does not reject.
+
+    The walk over "$" characters is HTCondor's: a "$" consumed as the second character of
+    "$$" or skipped over with a failed prefix is never a start position itself.
+    """
     length = len(text)
     search = pos
     while True:
@@ -100,10 +126,9 @@ def next_macro(text: str, pos: int, skip: "Callable[[str, str], bool]") -> Found
         p = dollar + 1
         if p < length and text[p] == "$":
             p += 1
-        while p < length and (text[p].isascii() and (text[p].isalnum() or text[p] == "_")):
-            p += 1
+        p = _PREFIX_RUN.match(text, p).end()
         if p >= length or text[p] != "(":
-            search = p if p > dollar + 1 else dollar + 1
+            search = p
             continue
         prefix = text[dollar + 1:p]
         kind = _classify(prefix, text[p + 1] if p + 1 < length else "")
@@ -118,6 +143,8 @@ def next_macro(text: str, pos: int, skip: "Callable[[str, str], bool]") -> Found
             q = text.find(")", name_start)
             if q < 0:
                 ok = False
+        elif body_rule == _IDCHAR_COLON and _PLAIN_BODY.match(text, name_start):
+            q = text.index(")", name_start)
         elif body_rule == _IDCHAR_COLON:
             after_colon = False
             while q < length and text[q] != ")":
@@ -134,7 +161,7 @@ def next_macro(text: str, pos: int, skip: "Callable[[str, str], bool]") -> Found
                         continue
                     if char in _AFTER_COLON_EXTRA:
                         continue
-                if not _is_idchar(char):
+                if char not in _IDCHARS:
                     ok = False
                     break
             if ok and q >= length:
@@ -190,16 +217,36 @@ def expand(text: str, evaluate: Evaluator) -> str:
     if "$" not in text:
         return text
     count = 0
+    work = 0
+    size_limit = max(MAX_EXPANDED_SIZE, 2 * len(text))
+    resume = 0
     while True:
-        found = next_macro(text, 0, _skip_for_expansion)
-        if found is None:
+        dollar = text.find("$", resume)
+        if dollar < 0:
             break
+        plain = _PLAIN_REF.match(text, dollar)
+        if plain is not None and plain.group(1).upper() != "DOLLAR":
+            # fast path: the first "$" starts a plain $(NAME) / $(NAME:default) - exactly what
+            # next_macro would return for it
+            found = Found(NORMAL, "", text[dollar + 2:plain.end() - 1], dollar, plain.end())
+        else:
+            found = next_macro(text, dollar, _skip_for_expansion)
+            if found is None:
+                break
         text = text[:found.start] + evaluate(found) + text[found.end:]
+        # HTCondor rescans from the start; scanning from the first "$" before the replacement
+        # finds the same leftmost macro (nothing before that "$" can start one)
+        resume = text.find("$", 0, found.start)
+        if resume < 0:
+            resume = found.start
         count += 1
+        work += len(text)
         if count > MAX_SUBSTITUTIONS:
             raise ExpansionLimit(f"more than {MAX_SUBSTITUTIONS} substitutions", text)
-        if len(text) > MAX_EXPANDED_SIZE:
-            raise ExpansionLimit(f"the expanded text grew beyond {MAX_EXPANDED_SIZE} characters", text)
+        if work > MAX_WORK:
+            raise ExpansionLimit("the expansion takes too long (huge text with many references)", text)
+        if len(text) > size_limit:
+            raise ExpansionLimit(f"the expanded text grew beyond {size_limit} characters", text)
     return replace_dollar(text)
 
 
@@ -226,6 +273,13 @@ def expand_self(text: str, selves: tuple[str, ...], evaluate: Evaluator) -> str:
     """Expand only references to the knob being assigned (``$(X)``, ``$(X:d)``, ``$F..(X)``)."""
     if "$" not in text:
         return text
+
+    upper = text.upper()
+    for self_name in selves:
+        if self_name in upper:
+            break
+    else:
+        return text  # cheap test first: no self reference is possible
 
     def skip(kind: str, body: str) -> bool:
         if kind == NORMAL:

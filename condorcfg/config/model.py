@@ -66,6 +66,7 @@ class Config:
     _history: dict[str, list[Definition]] = field(default_factory=dict)
     _order: list[str] = field(default_factory=list)
     _expansion_errors: set = field(default_factory=set)
+    _function_depth: int = 0
 
     # --- storing ---------------------------------------------------------------------------
 
@@ -101,16 +102,17 @@ class Config:
         key = name.upper()
         table = self._table
         if self.local_name:
-            found = table.get(f"{self.local_name.upper()}.{key}")
+            found = table.get(self.local_name.upper() + "." + key)
             if found is not None:
                 return found.raw
         if self.subsystem:
-            found = table.get(f"{self.subsystem.upper()}.{key}")
+            found = table.get(self.subsystem.upper() + "." + key)
             if found is not None:
                 return found.raw
-            sub_default = self.subsystem_defaults.get(key)
-            if sub_default is not None:
-                return sub_default
+            if self.subsystem_defaults:
+                sub_default = self.subsystem_defaults.get(key)
+                if sub_default is not None:
+                    return sub_default
         found = table.get(key)
         if found is not None:
             return found.raw
@@ -202,7 +204,9 @@ class Config:
 
     def expand_self(self, name: str, text: str, location: Location | None = None) -> str:
         """Expand the references to ``name`` itself in a value being assigned to it (7.2)."""
-        selves = macros.self_names(name, self.prefixes())
+        if "$" not in text:
+            return text
+        selves = macros.self_names(name, self.prefixes()) if "." in name else (name.upper(),)
         try:
             return macros.expand_self(text, selves, self._evaluate)
         except (macros.ExpansionLimit, RecursionError):
@@ -229,40 +233,52 @@ class Config:
                        f"(HTCondor hangs on this); break the cycle")
         else:
             message = (f"macro expansion of {start or repr(text[:60])} does not finish ({exc.reason}); "
-                       f"a knob refers to itself directly or indirectly - break the cycle")
+                       f"the value is too large or refers to itself through other knobs - simplify it")
         diagnostic = error(message, code="macro-cycle")
         diagnostic.location = location
         return diagnostic
 
     def find_cycle(self, start: str) -> list[str] | None:
-        """A reference cycle reachable from ``start`` (names as written), or None."""
-        path: list[str] = []
-        on_path: set[str] = set()
+        """A reference cycle reachable from ``start`` (names as written), or None.
+
+        Iterative depth-first search over the ``$(X)`` references of raw values, so a long
+        (but acyclic) chain cannot exhaust Python's stack.
+        """
         done: set[str] = set()
+        path: list[str] = []
+        on_path: dict[str, int] = {}
+        stack: list[tuple[str, list[str]]] = []
 
-        def visit(name: str) -> list[str] | None:
-            key = name.upper()
-            if key in on_path:
-                return path[[p.upper() for p in path].index(key):] + [name]
-            if key in done:
-                return None
-            raw = self.lookup(name)
-            if not raw:
-                done.add(key)
-                return None
+        budget = [200_000]  # references examined at most (a huge value must not make the report slow)
+
+        def push(name: str) -> None:
+            raw = self.lookup(name) or ""
+            refs = list(dict.fromkeys(r.name for r in macros.references(raw[:budget[0] * 4])
+                                      if r.name and r.name.upper() != "DOLLAR"))
+            budget[0] -= len(refs)
+            on_path[name.upper()] = len(path)
             path.append(name)
-            on_path.add(key)
-            for ref in macros.references(raw):
-                if ref.name and ref.name.upper() != "DOLLAR":
-                    found = visit(ref.name)
-                    if found:
-                        return found
-            path.pop()
-            on_path.discard(key)
-            done.add(key)
-            return None
+            stack.append((name, list(reversed(refs))))
 
-        return visit(start)
+        push(start)
+        while stack and budget[0] > 0:
+            name, pending = stack[-1]
+            if not pending:
+                stack.pop()
+                path.pop()
+                del on_path[name.upper()]
+                done.add(name.upper())
+                continue
+            ref = pending.pop()
+            key = ref.upper()
+            if key in on_path:
+                return path[on_path[key]:] + [ref]
+            if key not in done:
+                push(ref)
+        return None
+
+
+MAX_FUNCTION_NESTING = 64  # $INT(X) where X uses $INT(Y) ... (HTCondor recurses until it crashes)
 
 
 class _FunctionContext:
@@ -278,7 +294,14 @@ class _FunctionContext:
         return self.config.lookup(name)
 
     def expand(self, text: str) -> str:
-        return macros.expand(text, self.config._evaluate)
+        config = self.config
+        if config._function_depth >= MAX_FUNCTION_NESTING:
+            raise macros.ExpansionLimit(f"functions nested more than {MAX_FUNCTION_NESTING} deep", text)
+        config._function_depth += 1
+        try:
+            return macros.expand(text, config._evaluate)
+        finally:
+            config._function_depth -= 1
 
     def error(self, message: str) -> None:
         self.config.report_expansion_error(message)

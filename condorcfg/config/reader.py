@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from typing import TYPE_CHECKING
 
 from condorcfg.config import statements as st
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 MAX_INCLUDE_DEPTH = 20  # HTCondor: "includes nested too deep" at depth 20
 MAX_IF_DEPTH = 63  # the 64th nested if is fatal in HTCondor
 MAX_USE_DEPTH = 16  # nested `use` inside template bodies
-MAX_FILE_SIZE = 64 * 1024 * 1024
+MAX_FILE_SIZE = 16 * 1024 * 1024  # the largest real config seen is ~112 KB
 COMMAND_TIMEOUT = 60  # seconds, for --allow-exec commands
 DEFAULT_EXCLUDE_REGEXP = (r"^((\..*)|(.*\.pl)|(.*\.py)|(.*\.sh)|(.*~)|(#.*)|(.*\.rpmsave)|(.*\.rpmnew)"
                           r"|(.*\.dpkg-old)|(.*\.dpkg-dist)|(.*\.cfsaved))$")
@@ -46,6 +47,8 @@ SYSTEM_CONFIG_LOCATIONS = ("/etc/condor/condor_config", "/usr/local/etc/condor_c
                            "~condor/condor_config")
 _META_HEAD = re.compile(r"\$\((\d+)([?#+]?)")
 _BLANKS = " \t\n\v\f\r"
+# a group containing a repetition, itself repeated: (a+)+ (a*)* (a|aa)+ ... (exponential backtracking)
+_NESTED_QUANTIFIER = re.compile(r"\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)[+*{]|\((?:[^()]*\|[^()]*)\)[+*{]")
 _LOCATION_HINT = {
     "illegal-name": "knob names may only contain letters, digits, '_', '.' and '/'",
 }
@@ -107,12 +110,15 @@ class Reader:
         if os.path.isdir(full):
             return True  # HTCondor accepts a directory as an include and reads nothing
         try:
-            size = os.path.getsize(full)
-            if size > MAX_FILE_SIZE:
-                raise _fatal(f"{path} is {size} bytes; configuration files larger than {MAX_FILE_SIZE} bytes "
-                             f"are refused", where, code="file-too-large")
+            mode = os.stat(full).st_mode
+            if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+                raise _fatal(f"{path} is a pipe or socket, not a configuration file; reading it could block "
+                             f"forever", where or Location(path), code="unreadable-file")
             with open(full, "rb") as handle:
-                data = handle.read()
+                data = handle.read(MAX_FILE_SIZE + 1)  # bounded even for /dev/zero
+            if len(data) > MAX_FILE_SIZE:
+                raise _fatal(f"{path} is larger than {MAX_FILE_SIZE} bytes; such a configuration file is "
+                             f"refused", where or Location(path), code="file-too-large")
         except FileNotFoundError:
             if not required:
                 return False
@@ -170,6 +176,7 @@ class Reader:
             raise _fatal(f"a logical line is longer than the limit; check for a runaway `\\` continuation",
                          Location(file, exc.line), code="line-too-long")
         ifs: list[list] = []  # [parent_active, taking, done, seen_else, location]
+        active = True  # all enclosing branches are taken
         index = 0
         count = len(lines)
         cfg = self.config
@@ -184,9 +191,9 @@ class Reader:
                 if ifs or (keyword and keyword[0] == "if"):
                     text_ = rest
             keyword = st.if_keyword(text_)
-            active = all(entry[1] for entry in ifs)
             if keyword:
                 self._if_line(keyword, ifs, active, where, line, template, use_location)
+                active = all(entry[1] for entry in ifs)
                 continue
             if not active:
                 cfg.statements.append(st.Statement("skipped", where, text_, active=False, template=template,
@@ -206,6 +213,9 @@ class Reader:
                 statement.value = body
                 self._assign(name, body, "@=", where, statement)
             elif kind in (st.ASSIGN, st.APPEND):
+                if operator == ":" and line.strict:
+                    raise _fatal(f"obsolete use of ':' for assignment of {name} after #opt:strict; "
+                                 f"write `{name} = ...`", where, code="colon-assignment")
                 self._assign(name, value, operator, where, statement)
             elif kind == st.INCLUDE:
                 self._include(options, value, depth, where)
@@ -233,7 +243,9 @@ class Reader:
     def _if_line(self, keyword, ifs, active, where, line, template, use_location) -> None:
         word, condition = keyword
         cfg = self.config
-        cfg.statements.append(st.Statement(word, where, line.text, value=condition, active=active,
+        # an elif/else/endif line belongs to the context around its block, like the `if` line
+        context_active = active if word == "if" or not ifs else ifs[-1][0]
+        cfg.statements.append(st.Statement(word, where, line.text, value=condition, active=context_active,
                                            template=template, use_location=use_location))
         if word == "if":
             if len(ifs) >= MAX_IF_DEPTH:
@@ -300,14 +312,13 @@ class Reader:
         if operator == "+=":
             old = existing.raw if existing is not None else cfg.defaults.get(name.upper())
             value = f"{old} {value}" if old else value
-        raw = cfg.expand_self(name, value, where)
+        raw = cfg.expand_self(name, value, where) if "$" in value else value
         matches_default = False
         if existing is None:
             # HTCondor stores the built-in text when a new value just repeats the default (TRUE -> true);
             # for PREFIX.KNOB the default of KNOB counts.
-            base = name.upper().split(".", 1)[-1]
-            default = cfg.defaults.get(base)
-            if _same_param_value(default, raw):
+            default = cfg.defaults.get(name.upper().split(".", 1)[-1])
+            if default is not None and _same_param_value(default, raw):
                 raw, matches_default = default, True
         origin = "template" if statement.template else "file"
         cfg.define(Definition(name, raw, where, origin=origin, template=statement.template,
@@ -446,6 +457,14 @@ class Reader:
             return  # a missing directory is silently ignored
         pattern_text = self.config.value("LOCAL_CONFIG_DIR_EXCLUDE_REGEXP")
         pattern = None
+        if pattern_text and _NESTED_QUANTIFIER.search(pattern_text):
+            # A nested quantifier can take exponential time on a crafted file name; HTCondor would
+            # run it, condorcfg refuses and uses HTCondor's default exclusions instead.
+            self.config.diagnostics.append(Diagnostic(
+                "warning", f"LOCAL_CONFIG_DIR_EXCLUDE_REGEXP {pattern_text!r} has a nested repetition that can "
+                           f"take exponential time; using the default exclusions instead",
+                self._knob_location("LOCAL_CONFIG_DIR_EXCLUDE_REGEXP"), code="unsafe-regexp"))
+            pattern_text = DEFAULT_EXCLUDE_REGEXP
         if pattern_text:
             try:
                 pattern = re.compile(pattern_text)
@@ -742,7 +761,13 @@ def _apply_environment(config: Config, environ: Mapping[str, str]) -> None:
             if not st.is_valid_name(name):
                 continue
             where = Location("<environment>")
-            raw = config.expand_self(name, value.lstrip(_BLANKS), where)
+            raw = value.lstrip(_BLANKS)
+            existing = config.stored(name)
+            if existing is not None and not (existing.matches_default and "." not in name):
+                # HTCondor expands self references only when the knob already exists; for a new
+                # knob `_CONDOR_X=$(X) b` stays a self reference (HTCondor hangs reading it,
+                # condorcfg reports the cycle)
+                raw = config.expand_self(name, raw, where)
             config.define(Definition(name, raw, where, origin="env", text=f"{key}={value}"))
 
 

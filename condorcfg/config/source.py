@@ -12,7 +12,8 @@ faithful re-implementation must copy (config-language.md section 3):
   contributes only its last character (so ``# note \\`` keeps the
   continuation going and ``# comment`` contributes ``t``);
 * ``#opt:oldcomment`` / ``#opt:newcomment`` switch modes for the rest of the
-  file; in old mode comment lines inside a continuation are kept verbatim.
+  file; in old mode comment lines inside a continuation are kept verbatim;
+  ``#opt:strict`` marks the following lines strict (``NAME : value`` is then an error).
 
 The result is a list of :class:`LogicalLine` with the file and the 1-based
 first/last physical line numbers, so every later diagnostic can point at the
@@ -20,23 +21,32 @@ exact place.  Blank and comment logical lines are dropped here.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 # C's isspace() in the "C" locale - Python's str.isspace() also accepts Unicode spaces.
 _SPACE = " \t\n\v\f\r"
 
 MAX_LOGICAL_LINE = 4 * 1024 * 1024  # a single logical line larger than this is hostile input
 
 
-@dataclass(frozen=True)
 class LogicalLine:
-    """One logical line: ``text`` is trimmed and continuation-joined."""
+    """One logical line: ``text`` is trimmed and continuation-joined.
 
-    text: str
-    file: str
-    line: int  # first physical line (1-based)
-    end_line: int  # last physical line consumed
-    column: int = 1  # column of the first non-blank character of the first physical line
+    ``line``/``end_line`` are the first and last physical lines (1-based), ``column`` the
+    column of the first non-blank character of the first one.  (A slotted class, not a
+    dataclass: the reader makes one per line and start-up time matters.)
+    """
+
+    __slots__ = ("text", "file", "line", "end_line", "column", "strict")
+
+    def __init__(self, text: str, file: str, line: int, end_line: int, column: int = 1, strict: bool = False):
+        self.text = text
+        self.file = file
+        self.line = line
+        self.end_line = end_line
+        self.column = column
+        self.strict = strict  # after `#opt:strict`: obsolete `NAME : value` assignments are errors
+
+    def __repr__(self) -> str:
+        return f"LogicalLine({self.text!r}, {self.file!r}, {self.line}, {self.end_line}, {self.column})"
 
 
 class LineTooLong(Exception):
@@ -66,65 +76,89 @@ def logical_lines(text: str, file: str, first_line: int = 1, keep_comments: bool
 
     ``first_line`` numbers the first physical line (template bodies start
     mid-file).  Comment lines are returned only when ``keep_comments`` is
-    true (the reader needs them for ``#opt:`` directives; they then start
-    with ``#``).
+    true (they then start with ``#``); ``#opt:`` directives are always obeyed.
     """
     out: list[LogicalLine] = []
     old_comment_mode = False
+    strict = False
     physical = text.split("\n")
-    # A text ending in "\n" has no unterminated last line.
-    terminated_count = len(physical) - 1
-    last_unterminated = physical[-1]
-    index = 0
+    last_unterminated = physical.pop()  # "" when the text ends with a newline
     line_number = first_line - 1
-    n = terminated_count
-    while index < n or (index == n and last_unterminated):
-        buf = ""  # the logical line being built
-        start_line = line_number + 1
-        start_column = 1
-        first = True
-        in_comment = False
-        while True:
-            if index >= n:
-                # Unterminated last physical line (or nothing left): appended raw, no trim, no continuation.
-                if index == n and last_unterminated:
-                    raw = last_unterminated
-                    index += 1
-                    if first:
-                        start_column = len(raw) - len(_lstrip(raw)) + 1
-                    buf += raw
-                break
-            raw = physical[index]
-            index += 1
-            line_number += 1
-            piece = _rstrip(raw)
-            stripped = _lstrip(piece)
-            if first:
-                start_column = len(piece) - len(stripped) + 1
-            in_comment = stripped.startswith("#")
-            if in_comment and not first and not old_comment_mode:
-                # new-comment mode: a comment inside a continuation counts as its last character only
-                stripped = stripped[-1:]
-                in_comment = False
-            buf += stripped
-            if len(buf) > MAX_LOGICAL_LINE:
-                raise LineTooLong(line_number)
-            first = False
-            if buf.endswith("\\"):
-                buf = buf[:-1]
-                # A top-level comment ending in "\" does not continue (new mode only).
-                if not (in_comment and not old_comment_mode):
-                    continue
-            break
-        if not buf.strip(_SPACE):
-            continue
-        if buf.startswith("#"):
-            directive = buf.strip(_SPACE).lower()
+    buf: list[str] | None = None  # pieces of the logical line being continued; None between lines
+    size = 0  # total length of buf
+    tail = ""  # last character of buf
+    start_line = start_column = 0
+
+    def emit(logical: str, end_line: int) -> None:
+        nonlocal old_comment_mode, strict
+        if not logical.strip(_SPACE):
+            return
+        if logical.startswith("#"):
+            directive = logical.strip(_SPACE).lower()
             if directive == "#opt:oldcomment":
                 old_comment_mode = True
             elif directive == "#opt:newcomment":
                 old_comment_mode = False
+            elif directive == "#opt:strict":
+                strict = True
             if not keep_comments:
+                return
+        out.append(LogicalLine(logical, file, start_line, max(end_line, start_line), start_column, strict))
+
+    for raw in physical:
+        line_number += 1
+        if buf is None:
+            # fast path: a complete line (no continuation pending, none started here)
+            stripped = raw.strip(_SPACE)
+            if not stripped:
                 continue
-        out.append(LogicalLine(buf, file, start_line, max(line_number, start_line), start_column))
+            first = stripped[0]
+            if stripped[-1] != "\\" and first != "#":
+                out.append(LogicalLine(stripped, file, line_number, line_number, raw.find(first) + 1, strict))
+                continue
+        piece = raw.rstrip(_SPACE)
+        stripped = piece.lstrip(_SPACE)
+        in_comment = stripped.startswith("#")
+        if buf is None:
+            start_line = line_number
+            start_column = len(piece) - len(stripped) + 1
+            if not stripped:
+                continue
+            buf, size, tail = [stripped], len(stripped), stripped[-1]
+        else:
+            if in_comment and not old_comment_mode:
+                # new-comment mode: a comment inside a continuation counts as its last character only
+                stripped = stripped[-1:]
+                in_comment = False
+            if stripped:
+                buf.append(stripped)
+                size += len(stripped)
+                tail = stripped[-1]
+            if size > MAX_LOGICAL_LINE:
+                raise LineTooLong(line_number)
+        # `tail` is the last character of the whole buffer, as HTCondor tests it (a blank
+        # continuation line adds nothing, so the previous line's last character counts)
+        if tail == "\\":
+            buf[-1] = buf[-1][:-1]
+            size -= 1
+            tail = next((part[-1] for part in reversed(buf) if part), "")
+            # a top-level comment ending in "\" does not continue (new-comment mode)
+            if not (in_comment and not old_comment_mode):
+                continue
+        logical = "".join(buf)
+        buf = None
+        if not logical:
+            continue
+        if logical[0] == "#" or logical[0] in _SPACE:
+            emit(logical, line_number)
+        else:
+            out.append(LogicalLine(logical, file, start_line, line_number, start_column, strict))
+    if last_unterminated:
+        # the last line without a newline: appended raw - no trimming, no continuation, not counted
+        if buf is None:
+            start_line = line_number + 1
+            start_column = len(last_unterminated) - len(last_unterminated.lstrip(_SPACE)) + 1
+        emit("".join(buf or ()) + last_unterminated, line_number)
+    elif buf is not None:
+        emit("".join(buf), line_number)
     return out

@@ -17,11 +17,15 @@ the statement this module returns.  Recognition follows HTCondor 25:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass
 
 from condorcfg.diagnostics import Location
 
 _BLANKS = " \t\n\v\f\r"
+_VALID_NAME = re.compile(r"[A-Za-z0-9_./]+")
+# the common line `NAME = value` (name up to a blank, "=" or ":"; blanks, then "=")
+_SIMPLE_ASSIGN = re.compile(r"([^ \t\n\v\f\r=:]+)[ \t\n\v\f\r]*=[ \t\n\v\f\r]*(.*)", re.S)
 IF_KEYWORDS = ("if", "elif", "else", "endif")
 KEYWORD_STATEMENTS = ("include", "use", "error", "warning")
 
@@ -34,7 +38,7 @@ INCLUDE, USE, ERROR, WARNING = KEYWORD_STATEMENTS
 SECTION = "section"  # [Section] - ignored by HTCondor
 
 
-@dataclass
+@dataclass(slots=True)
 class Statement:
     """One statement as written.  ``name`` is the name text before macro expansion."""
 
@@ -48,7 +52,6 @@ class Statement:
     template: str | None = None  # "ROLE:Execute" when the statement comes from a template body
     use_location: Location | None = None  # the `use` line that applied the template
     active: bool = True  # False when it sits in a skipped if-branch (kept for lint)
-    notes: list[str] = field(default_factory=list)
 
 
 class StatementError(Exception):
@@ -62,6 +65,8 @@ class StatementError(Exception):
 
 def if_keyword(text: str) -> tuple[str, str] | None:
     """``(keyword, rest)`` when the line is an if/elif/else/endif line, else None."""
+    if not text or text[0] not in "eEiI":
+        return None
     head = text[:6].lower()
     for keyword in ("endif", "elif", "else", "if"):
         if head.startswith(keyword):
@@ -78,6 +83,9 @@ def parse_statement(text: str) -> tuple[str, str, str, str, str]:
     ``options`` the words between it and the operator (the category of a ``use``, the
     options of an ``include``).  Raises :class:`StatementError` for a line HTCondor rejects.
     """
+    simple = _SIMPLE_ASSIGN.match(text)
+    if simple is not None:
+        return ASSIGN, simple.group(1), "=", simple.group(2), ""
     length = len(text)
     index = 0
     while index < length and text[index] not in _BLANKS and text[index] not in "=:":
@@ -122,9 +130,4 @@ def parse_statement(text: str) -> tuple[str, str, str, str, str]:
 
 def is_valid_name(name: str) -> bool:
     """HTCondor accepts knob names made of letters, digits, ``_``, ``.`` and ``/`` only."""
-    if not name:
-        return False
-    for char in name:
-        if not (char.isascii() and (char.isalnum() or char in "_./")):
-            return False
-    return True
+    return _VALID_NAME.fullmatch(name) is not None

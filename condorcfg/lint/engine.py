@@ -99,7 +99,9 @@ def select_rules(ruleset, settings: LintSettings) -> list:
         chosen = [r for r in ruleset if r.enabled]
     else:
         chosen = [r for r in ruleset if any(_selector_matches(s, r) for s in settings.select)]
-    chosen += [r for r in ruleset if r not in chosen and any(_selector_matches(s, r) for s in settings.extend_select)]
+    codes = {r.code for r in chosen}
+    chosen += [r for r in ruleset
+               if r.code not in codes and any(_selector_matches(s, r) for s in settings.extend_select)]
     return [r for r in chosen if not any(_selector_matches(s, r) for s in settings.ignore)]
 
 
@@ -345,7 +347,8 @@ def run(target, *, machine=None, settings: LintSettings | None = None, ruleset=N
                                     allow_exec=allow_exec)
         except CondorcfgError as exc:  # HTCondor would refuse this configuration: report it, nothing else runs
             _reader_finding(exc.diagnostic, ruleset, enabled_codes, findings, fatal=True)
-            return LintResult(findings=_finish(findings, settings, ruleset, []), fatal=True)
+            given = [str(p) for p in (target if isinstance(target, (list, tuple)) else [target])]
+            return LintResult(findings=_finish(findings, settings, ruleset, given), files=given, fatal=True)
         except Exception as exc:  # the reader's own bug: still no traceback
             engine_finding(INTERNAL_ERROR, f"the configuration reader crashed: {type(exc).__name__}: {exc}; "
                                            f"please report this as a condorcfg bug", always=True)
@@ -423,6 +426,11 @@ def _reader_finding(diagnostic: Diagnostic, ruleset, enabled_codes, findings, fa
 
 
 def _apply_suppressions(findings, ctx, ruleset, enabled_codes, settings, files, result, engine_finding):
+    """Split ``findings`` into kept and suppressed (``result.suppressed``); return the kept ones.
+
+    ``engine_finding`` appends the engine's own findings (invalid/unused suppressions) to the
+    same ``findings`` list, so they go through suppression too (``ignore-file[CFG001]`` works).
+    """
     from condorcfg.lint.suppress import SuppressionIndex, scan
 
     suppressions = []

@@ -98,6 +98,7 @@ class RuleSet:
     def __init__(self, rules: list[Rule]):
         self.rules = sorted(rules, key=lambda r: r.code)
         self._by_key = {}
+        self._reader_kinds: dict[str, Rule] | None = None
         for rule in self.rules:
             self._by_key[rule.code.upper()] = rule
             self._by_key[rule.name.upper()] = rule
@@ -113,11 +114,9 @@ class RuleSet:
 
     def reader_kinds(self) -> dict[str, Rule]:
         """Reader diagnostic kind -> the rule that reports it (``match: {reader: [...]}``)."""
-        kinds = {}
-        for rule in self.rules:
-            for kind in (rule.match or {}).get("reader", ()):
-                kinds[kind] = rule
-        return kinds
+        if self._reader_kinds is None:
+            self._reader_kinds = {kind: rule for rule in self.rules for kind in (rule.match or {}).get("reader", ())}
+        return self._reader_kinds
 
 
 def default_rules_dirs() -> list[Path]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from condorcfg.lint.checks._util import is_user, macro_references, parsed, raw_span, word_in
+from condorcfg.lint.checks._util import expanded, is_user, macro_references, parsed, raw_span, word_in, written_span
 
 MAX_DEPTH = 16  # attribute/macro chains longer than this are not followed (cycles, hostile input)
 
@@ -75,7 +75,7 @@ def macro_chain(ctx, definition, word: str, depth: int = 0) -> list:
         target = ctx.config.source(ref.name)
         if target is None or target is definition:
             continue
-        if word_in(word, ctx.expanded(target)):
+        if word_in(word, expanded(ctx, target) or ""):
             return [definition, *macro_chain(ctx, target, word, depth + 1)]
     return [definition]
 
@@ -119,8 +119,11 @@ def span_for(ctx, definition, chain: list, word: str):
             if ref.name.upper() == nxt.upper():
                 return raw_span(ctx, definition, ref.start, ref.end)
         word = _attribute_word(chain[index + 1])
-    found = re.search(r"(?<![A-Za-z0-9_$])(?:[A-Za-z]+\.)?" + re.escape(word) + r"(?![A-Za-z0-9_])", raw,
-                      re.IGNORECASE)
+    pattern = re.compile(r"(?<![A-Za-z0-9_$])(?:[A-Za-z]+\.)?" + re.escape(word) + r"(?![A-Za-z0-9_])", re.IGNORECASE)
+    written = written_span(ctx, definition, pattern)
+    if written is not None:
+        return written
+    found = pattern.search(raw)
     if found:
         return raw_span(ctx, definition, found.start(), found.end())
     return ctx.value_span(definition)

@@ -107,6 +107,21 @@ def macro_references(text: str) -> list:
     return [MacroRef(m.group(1), m.group(2), m.start(), m.end()) for m in _SIMPLE_REF.finditer(text or "")]
 
 
+def written_span(ctx, definition, pattern) -> tuple | None:
+    """Span of the first match of ``pattern`` in the value as written in the file (single-line values)."""
+    span = ctx.value_span(definition)
+    if span is None or definition.location is None:
+        return None
+    lines = ctx.source_lines(definition.location.file)
+    line, column = span[0], span[1]
+    if not 0 < line <= len(lines):
+        return None
+    found = pattern.search(lines[line - 1], column - 1)
+    if not found:
+        return None
+    return line, found.start() + 1, line, found.end() + 1
+
+
 def raw_span(ctx, definition, start: int, end: int) -> tuple | None:
     """Span of characters ``start:end`` of a definition's raw value in its file.
 
@@ -225,7 +240,7 @@ def is_literal(node) -> bool:
 
 def word_in(name: str, text: str) -> bool:
     """``name`` occurs in ``text`` as a whole identifier (case-insensitive)."""
-    return re.search(r"(?<![A-Za-z0-9_.$])" + re.escape(name) + r"(?![A-Za-z0-9_])", text or "", re.IGNORECASE) \
+    return re.search(r"(?<![A-Za-z0-9_$])" + re.escape(name) + r"(?![A-Za-z0-9_])", text or "", re.IGNORECASE) \
         is not None
 
 
@@ -313,3 +328,12 @@ def empty_macro_notes(ctx, definition) -> list[str]:
     """``$(X) expands to nothing here`` notes explaining a broken value."""
     return [f"$({name}) expands to nothing here" + ("" if ctx.config.source(name) else " (it is not defined)")
             for name in _empty_macros(ctx, definition)]
+
+
+def name_rule(ctx, pattern: str, message: str):
+    """Findings for every user-written knob whose name matches ``pattern`` (the value is not needed)."""
+    regex = re.compile(pattern, re.IGNORECASE)
+    for name in ctx.config.names():
+        definition = ctx.config.source(name)
+        if is_user(definition) and regex.fullmatch(name.split(".")[-1]):
+            yield ctx.finding(message.format(knob=name), at=definition)

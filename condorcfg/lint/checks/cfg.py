@@ -104,3 +104,4 @@ def unrendered_placeholder(ctx):
                                   f"an unrendered template, and HTCondor uses the text literally",
                                   at=definition, span=raw_span(ctx, definition, found.start(), found.end()))
                 break
+

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from condorcfg.lint.checks import check
-from condorcfg.lint.checks._fold import UNKNOWN, fold
+from condorcfg.lint.checks._fold import fold
 from condorcfg.lint.checks._trace import POLICY_ATTRIBUTES
 from condorcfg.lint.checks._util import (EXPRESSION_KNOBS, describe, empty_macro_notes, export_lists,
                                          exported_names, expanded, is_user, macro_references, parsed, raw_span,
@@ -39,45 +39,59 @@ def _defined(ctx, name: str) -> bool:
     return any(n.upper().endswith("." + upper) for n in ctx.config.names() if "." in n)
 
 
+def _exported_definitions(ctx):
+    """(list knob, exported knob name) for every knob copied into an ad, per-slot overrides included."""
+    pairs = []
+    for list_name in export_lists(ctx):
+        for item in _items(value(ctx, list_name)):
+            if _ITEM.fullmatch(item):
+                pairs.append((list_name, item))
+    exported = {item.upper(): list_name for list_name, item in pairs}
+    # SLOT<N>_<X> / SLOT_TYPE_<N>_<X> give slot N (type N) its own value of an exported X
+    for name in ctx.config.names():
+        found = re.fullmatch(r"(SLOT\d+|SLOT_TYPE_\d+)_(.+)", name, re.IGNORECASE)
+        if found and found.group(2).upper() in exported:
+            pairs.append((exported[found.group(2).upper()], name))
+    return pairs
+
+
 @check
 def unquoted_string_attr(ctx):
     exported = exported_names(ctx)
     knowledge = ctx.knowledge
     done = set()
-    for list_name in export_lists(ctx):
-        for item in _items(value(ctx, list_name)):
-            if not _ITEM.fullmatch(item) or item.upper() in done:
-                continue
-            definition = ctx.config.source(item)
-            if definition is None or not is_user(definition):
-                continue
-            done.add(item.upper())
-            node, err, text = parsed(ctx, definition)
-            if err is not None:
-                shown = text.strip()
-                yield ctx.finding(
-                    f"{item} is exported by {list_name} but its value `{_short(shown)}` is not a ClassAd "
-                    f"expression ({err.message}): the daemon drops the attribute with 'forgot to quote a string'",
-                    at=definition, span=ctx.value_span(definition), notes=empty_macro_notes(ctx, definition),
-                    fix=f'quote the value if it is text: {item} = "{_escape(shown)}"')
-                continue
-            if node is None:
-                continue
-            bare = strip_parens(node)
-            from condorcfg.classad import ast
-
-            if not isinstance(bare, ast.AttrRef) or bare.scope is not None or bare is not node:
-                continue
-            word = bare.name
-            if word.upper() in _CONSTANT_WORDS or word.upper() in exported or word.upper() in POLICY_ATTRIBUTES:
-                continue
-            if knowledge.is_machine_attribute(word) or knowledge.is_job_attribute(word):
-                continue
+    for list_name, item in _exported_definitions(ctx):
+        if item.upper() in done:
+            continue
+        definition = ctx.config.source(item)
+        if definition is None or not is_user(definition):
+            continue
+        done.add(item.upper())
+        node, err, text = parsed(ctx, definition)
+        if err is not None:
+            shown = text.strip()
             yield ctx.finding(
-                f"{item} = {word} is exported by {list_name} as an attribute reference to `{word}`, which no ad "
-                f"defines, so {item} is undefined in the ad; a string needs quotes",
-                at=definition, span=ctx.value_span(definition), severity="warning",
-                fix=f'{item} = "{word}"')
+                f"{item} is exported by {list_name} but its value `{_short(shown)}` is not a ClassAd "
+                f"expression ({err.message}): the daemon drops the attribute with 'forgot to quote a string'",
+                at=definition, span=ctx.value_span(definition), notes=empty_macro_notes(ctx, definition),
+                fix=f'quote the value if it is text: {item} = "{_escape(shown)}"')
+            continue
+        if node is None:
+            continue
+        from condorcfg.classad import ast
+
+        if not isinstance(node, ast.AttrRef) or node.scope is not None:
+            continue
+        word = node.name
+        if word.upper() in _CONSTANT_WORDS or word.upper() in exported or word.upper() in POLICY_ATTRIBUTES:
+            continue
+        if knowledge.is_machine_attribute(word) or knowledge.is_job_attribute(word):
+            continue
+        yield ctx.finding(
+            f"{item} = {word} is exported by {list_name} as an attribute reference to `{word}`, which no ad "
+            f"defines, so {item} is undefined in the ad; a string needs quotes",
+            at=definition, span=ctx.value_span(definition), severity="warning",
+            fix=f'{item} = "{word}"')
 
 
 def _short(text: str, limit: int = 60) -> str:

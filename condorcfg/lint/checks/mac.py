@@ -17,7 +17,7 @@ _NOT_KNOBS = {"DOLLAR"}
 # expanded by the transform engine, not by the configuration reader.
 _TRANSFORMS = re.compile(r"JOB_ROUTER_(ROUTE|TRANSFORM|PRE_ROUTE_TRANSFORM|POST_ROUTE_TRANSFORM)_.+|"
                          r"JOB_TRANSFORM_.+|JOB_ROUTER_(DEFAULTS|ENTRIES)", re.IGNORECASE)
-MAX_CYCLE_STARTS = 20_000  # bounded work on huge configurations
+MAX_GRAPH_NODES = 200_000  # bounded work on huge configurations
 
 
 def _defined_somewhere(ctx, name: str, suffixes: set[str]) -> bool:
@@ -58,67 +58,150 @@ def undefined_macro(ctx):
                               fix=f"define {target}, correct the name, or give a default: $({target}:value)")
 
 
-def _find_cycle(ctx, start: str):
-    finder = getattr(ctx.config, "find_cycle", None)
-    if finder is not None:
-        return finder(start)
-    path, on_path, done = [], set(), set()
-
-    def visit(name):  # small configurations only reach here (the reader provides find_cycle)
+def _graph(ctx) -> dict[str, tuple[str, list[str]]]:
+    """upper name -> (spelling, [upper names its effective raw value refers to]), defaults included."""
+    graph: dict[str, tuple[str, list[str]]] = {}
+    pending = list(ctx.config.names())
+    while pending and len(graph) < MAX_GRAPH_NODES:
+        name = pending.pop()
         key = name.upper()
-        if key in on_path:
-            return path[[p.upper() for p in path].index(key):] + [name]
-        if key in done:
-            return None
-        raw = ctx.config.raw(name)
-        path.append(name)
-        on_path.add(key)
-        for ref in macro_references(raw or ""):
-            if ref.name and ref.name.upper() not in _NOT_KNOBS and ref.name.upper() != key:
-                found = visit(ref.name)
-                if found:
-                    return found
-        path.pop()
-        on_path.discard(key)
-        done.add(key)
-        return None
+        if key in graph:
+            continue
+        raw = ctx.config.raw(name) or ""
+        targets = []
+        for ref in macro_references(raw):
+            target = (ref.name or "").strip()
+            if target and target.upper() not in _NOT_KNOBS and target.upper() != key:
+                targets.append(target.upper())
+                if target.upper() not in graph:
+                    pending.append(target)
+        graph[key] = (name, list(dict.fromkeys(targets)))
+    return graph
 
-    return visit(start)
+
+def _strong_components(graph) -> list[list[str]]:
+    """Tarjan's algorithm, iteratively (chains of thousands of macros must not hit the recursion limit)."""
+    index, low, on_stack, stack, components = {}, {}, set(), [], []
+    counter = 0
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            node, position = work.pop()
+            if position == 0:
+                index[node] = low[node] = counter
+                counter += 1
+                stack.append(node)
+                on_stack.add(node)
+            edges = [t for t in graph[node][1] if t in graph]
+            if position < len(edges):
+                work.append((node, position + 1))
+                target = edges[position]
+                if target not in index:
+                    work.append((target, 0))
+                elif target in on_stack:
+                    low[node] = min(low[node], index[target])
+                continue
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    components.append(component)
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+    return components
+
+
+def _cycle_from(graph, start: str, members: set[str]) -> list[str]:
+    """The shortest path start -> ... -> start inside one strongly connected component."""
+    previous = {start: None}
+    queue = [start]
+    for node in queue:
+        for target in graph[node][1]:
+            if target == start:
+                path = [node]
+                while previous[path[-1]] is not None:
+                    path.append(previous[path[-1]])
+                return list(reversed(path)) + [start]
+            if target in members and target not in previous:
+                previous[target] = node
+                queue.append(target)
+    return [start, start]
 
 
 @check
 def macro_cycle(ctx):
-    seen_cycles = set()
+    graph = _graph(ctx)
+    cyclic: set[str] = set()
     order = {n.upper(): i for i, n in enumerate(ctx.config.names())}
-    for name in ctx.config.names()[:MAX_CYCLE_STARTS]:
-        try:
-            cycle = _find_cycle(ctx, name)
-        except RecursionError:
-            cycle = None
-        if not cycle:
-            continue
-        members = cycle[:-1] if len(cycle) > 1 and cycle[0].upper() == cycle[-1].upper() else cycle
-        key = frozenset(m.upper() for m in members)
-        if key in seen_cycles:
-            continue
-        seen_cycles.add(key)
-        definitions = [ctx.config.source(m) for m in members]
-        users = [d for d in definitions if is_user(d)]
+    for component in _strong_components(graph):
+        definitions = {key: ctx.config.source(graph[key][0]) for key in component}
+        users = [key for key, d in definitions.items() if is_user(d)]
         if not users:
             continue  # only templates/defaults: not the user's doing
-        first = min(users, key=lambda d: order.get(d.name.upper(), 1 << 30))
-        start = members.index(first.name) if first.name in members else 0
-        ring = members[start:] + members[:start] + [members[start]]
-        nxt = ring[1]
+        first_key = min(users, key=lambda key: order.get(key, 1 << 30))
+        first = definitions[first_key]
+        ring = [graph[key][0] for key in _cycle_from(graph, first_key, set(component))]
         span = None
-        for ref in macro_references(first.raw or ""):
-            if ref.name.upper() == nxt.upper():
-                span = raw_span(ctx, first, ref.start, ref.end)
-                break
-        notes = [f"{d.name} is set at {describe(d)}" for d in definitions if d is not None and d is not first]
-        yield ctx.finding(f"macro reference cycle {' -> '.join(ring)}: expanding {first.name} never ends "
-                          f"(HTCondor hangs reading it)", at=first, span=span or ctx.value_span(first),
+        if len(ring) > 1:
+            for ref in macro_references(first.raw or ""):
+                if ref.name.upper() == ring[1].upper():
+                    span = raw_span(ctx, first, ref.start, ref.end)
+                    break
+        shown = ring if len(ring) <= 12 else ring[:6] + ["..."] + ring[-3:]
+        notes = [f"{d.name} is set at {describe(d)}" for key, d in definitions.items()
+                 if d is not None and d is not first][:10]
+        extra = f" ({len(component)} macros are involved)" if len(component) > len(ring) - 1 else ""
+        yield ctx.finding(f"macro reference cycle {' -> '.join(shown)}: expanding {first.name} never ends "
+                          f"(HTCondor hangs reading it){extra}", at=first, span=span or ctx.value_span(first),
                           notes=notes)
+        cyclic.update(component)
+    yield from _runaway_expansions(ctx, graph, cyclic)
+
+
+def _closure(start: set[str], edges: dict[str, list[str]]) -> set[str]:
+    seen, queue = set(start), list(start)
+    while queue:
+        for target in edges.get(queue.pop(), ()):
+            if target not in seen:
+                seen.add(target)
+                queue.append(target)
+    return seen
+
+
+def _runaway_expansions(ctx, graph, cyclic: set[str]):
+    """Values whose expansion explodes without a cycle (A = $(B)$(B), B = $(C)$(C), ...).
+
+    Knobs that refer to a reported cycle or runaway macro, or that it refers to, fail for
+    the same reason and are not reported again.
+    """
+    from condorcfg.diagnostics import CondorcfgError
+
+    forward = {key: targets for key, (_name, targets) in graph.items()}
+    reverse: dict[str, list[str]] = {}
+    for key, targets in forward.items():
+        for target in targets:
+            reverse.setdefault(target, []).append(key)
+    covered = _closure(set(cyclic), reverse)
+    for name in ctx.config.names():
+        definition = ctx.config.source(name)
+        key = name.upper()
+        if not is_user(definition) or "$" not in (definition.raw or "") or key in covered:
+            continue
+        try:
+            ctx.config.value(name)
+        except (CondorcfgError, RecursionError) as exc:
+            reason = exc.diagnostic.message if isinstance(exc, CondorcfgError) else "nesting too deep"
+            yield ctx.finding(f"expanding {name} does not finish: {reason}", at=definition,
+                              span=ctx.value_span(definition))
+            covered |= _closure({key}, reverse) | _closure({key}, forward)
 
 
 def _refers_to_itself(definition) -> bool:
@@ -130,6 +213,19 @@ def _refers_to_itself(definition) -> bool:
     return any(r.name.upper() == name.upper() for r in macro_references(after))
 
 
+def _read_between(ctx, name: str, earlier, later) -> bool:
+    """An if/elif/include/use between the two lines reads ``name`` while the file is being read."""
+    pattern = re.compile(r"(?<![A-Za-z0-9_])" + re.escape(name) + r"(?![A-Za-z0-9_])", re.IGNORECASE)
+    for statement in getattr(ctx.config, "statements", ()) or ():
+        loc = statement.location
+        if statement.kind not in ("if", "elif", "include", "use") or loc is None:
+            continue
+        if loc.file == earlier.location.file and earlier.location.line < loc.line < later.location.line:
+            if pattern.search(statement.text or ""):
+                return True
+    return False
+
+
 @check
 def duplicate_assignment(ctx):
     for name in ctx.config.names():
@@ -139,7 +235,7 @@ def duplicate_assignment(ctx):
                 continue
             if earlier.location is None or later.location is None or earlier.location.file != later.location.file:
                 continue
-            if _refers_to_itself(later):
+            if _refers_to_itself(later) or _read_between(ctx, name, earlier, later):
                 continue
             same = (earlier.raw or "").strip() == (later.raw or "").strip()
             what = "to the same value" if same else "without using this value"

@@ -11,7 +11,8 @@ from condorcfg.lint.checks import check
 from condorcfg.lint.checks._fold import UNKNOWN, fold
 from condorcfg.lint.checks._trace import full_chain, responsible, route, slot_attribute_knobs, span_for, \
     trace_attributes
-from condorcfg.lint.checks._util import describe, effective, exported_names, is_user, parsed, strip_parens
+from condorcfg.lint.checks._util import describe, effective, expanded, exported_names, is_user, parsed, strip_parens
+from condorcfg.lint.checks._util import value as config_value
 
 
 def _job_only(ctx, reach, exported) -> bool:
@@ -56,10 +57,10 @@ def job_attr_in_is_owner(ctx):
         through = route(chain)
         indirect = len(reach.path) > 1
         if indirect and guarded:
-            message = (f"IS_OWNER ({describe(definition)}) reads START{through[len(' through START'):]}, which "
-                       f"refers to job attribute {shown}: without a job START is undefined there, so "
-                       f"`{ctx.config.raw('IS_OWNER').strip()}` is never true and the slot never enters the "
-                       f"Owner state")
+            after_start = route(chain[1:]) if len(chain) > 1 else ""
+            message = (f"IS_OWNER = `{(definition.raw or '').strip()}` ({describe(definition)}) reads START, and "
+                       f"START{after_start} refers to job attribute {shown}: without a job START is undefined, so "
+                       f"IS_OWNER is never true and the slot never enters the Owner state")
             severity = "warning"
         else:
             message = (f"IS_OWNER refers to job attribute {shown}{through}; IS_OWNER is evaluated without a "
@@ -83,7 +84,7 @@ def _startd_configured(ctx) -> bool:
     definition = effective(ctx, "DAEMON_LIST")
     if definition is None:
         return True  # a fragment: the daemon list is set elsewhere
-    value = (ctx.config.value("DAEMON_LIST") or "").upper().replace(",", " ").split()
+    value = (config_value(ctx, "DAEMON_LIST") or "").upper().replace(",", " ").split()
     return "STARTD" in value
 
 
@@ -95,6 +96,8 @@ def constant_policy(ctx):
         definition = effective(ctx, knob)
         if definition is None or not is_user(definition):
             continue
+        if expanded(ctx, definition) is None:
+            continue  # the expansion itself fails: MAC202 reports it
         node, err, text = parsed(ctx, definition)
         if node is None:
             if err is None and (definition.raw or "").strip():
@@ -171,7 +174,7 @@ def suspend_without_continue(ctx):
     node, _err, _text = parsed(ctx, suspend)
     if node is None or fold(node) is False:
         return  # SUSPEND never fires: nothing to continue
-    preempt = ctx.config.value("PREEMPT") or ""
+    preempt = config_value(ctx, "PREEMPT") or ""
     if "suspend" in preempt.lower():
         return  # PREEMPT bounds suspension (the Desktop policy's MaxSuspendTime clause)
     yield ctx.finding("CONTINUE is always false while SUSPEND can become true: a suspended job is never "
@@ -208,7 +211,12 @@ def rank_with_partitionable_slots(ctx):
         from condorcfg.slots.layout import build_layout
     except ImportError:
         return
-    layout = build_layout(ctx.config, ctx.machine)
+    from condorcfg.diagnostics import CondorcfgError
+
+    try:
+        layout = build_layout(ctx.config, ctx.machine)
+    except CondorcfgError:
+        return  # a slot knob cannot be expanded: MAC202 reports why
     types = getattr(layout, "types", None) or []
     if types and all(getattr(t, "partitionable", False) for t in types):
         yield ctx.finding("RANK has no effect here: every slot is partitionable, and the startd does not "

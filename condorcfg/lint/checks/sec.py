@@ -117,8 +117,9 @@ def weak_security(ctx):
             yield ctx.finding(f"{name} = {setting}: {consequence}; ALLOW lists then rest on host names and IP "
                               f"addresses only", at=definition, span=ctx.value_span(definition))
         elif what in ("INTEGRITY", "ENCRYPTION") and setting == "NEVER" and level != "READ":
-            yield ctx.finding(f"{name} = NEVER: traffic at {level} level can be {'altered' if what == 'INTEGRITY' else 'read'} "
-                              f"on the network", at=definition, span=ctx.value_span(definition))
+            harm = "altered" if what == "INTEGRITY" else "read"
+            yield ctx.finding(f"{name} = NEVER: traffic at {level} level can be {harm} on the network",
+                              at=definition, span=ctx.value_span(definition))
 
 
 _METHODS = re.compile(r"SEC_(DEFAULT|WRITE|ADMINISTRATOR|DAEMON|NEGOTIATOR|CONFIG|ADVERTISE_\w+)_"
@@ -170,14 +171,16 @@ def allow_write_without_daemon(ctx):
     definition = effective(ctx, "ALLOW_WRITE")
     if definition is None or not is_user(definition):
         return
-    if any(t in _WILDCARDS for t in _tokens(value(ctx, "ALLOW_WRITE"))):
+    written = value(ctx, "ALLOW_WRITE")
+    if written is None or any(t in _WILDCARDS for t in _tokens(written)):
         return
     if (value(ctx, "LEGACY_ALLOW_SEMANTICS") or "").strip().lower() in ("true", "yes", "1"):
         return
     for other in ("ALLOW_DAEMON", "ALLOW_ADVERTISE_STARTD", "ALLOW_ADVERTISE_MASTER", "ALLOW_ADVERTISE_SCHEDD"):
         if value(ctx, other):
             return
-    yield ctx.finding("ALLOW_WRITE is restricted but ALLOW_DAEMON is not set: since HTCondor 9.0 ALLOW_WRITE no "
-                      "longer covers daemon-to-daemon commands such as advertising to the collector, so those "
-                      "fall back to the default policy", at=definition, span=ctx.value_span(definition),
+    yield ctx.finding("ALLOW_WRITE is set but neither ALLOW_DAEMON nor ALLOW_ADVERTISE_* is: since HTCondor 9.0 "
+                      "ALLOW_DAEMON and ALLOW_ADVERTISE_* no longer inherit from ALLOW_WRITE (which now only "
+                      "controls job submission), so the daemons cannot send their ads to the collector",
+                      at=definition, span=ctx.value_span(definition),
                       notes=[f"ALLOW_WRITE is set at {describe(definition)}"])

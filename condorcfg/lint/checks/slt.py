@@ -16,13 +16,16 @@ _SLOT_KNOB = re.compile(r"(NUM_SLOTS_TYPE_\d+|SLOT_TYPE_\d+(_.+)?|NUM_SLOTS|NUM_
 
 
 def _layout(ctx):
-    cached = getattr(ctx, "_h7_layout", None)
-    if cached is None:
+    """The slot layout (computed once per lint run); None when a slot knob cannot even be expanded."""
+    if not hasattr(ctx, "_h7_layout"):
+        from condorcfg.diagnostics import CondorcfgError
         from condorcfg.slots import build_layout
 
-        cached = build_layout(ctx.config, ctx.machine)
-        ctx._h7_layout = cached
-    return cached
+        try:
+            ctx._h7_layout = build_layout(ctx.config, ctx.machine)
+        except CondorcfgError:
+            ctx._h7_layout = None  # a macro cycle: MAC202 reports it
+    return ctx._h7_layout
 
 
 def _definition_at(ctx, location):
@@ -49,7 +52,8 @@ def _kind(message: str) -> str | None:
 
 
 def _layout_findings(ctx, wanted):
-    for diagnostic in _layout(ctx).diagnostics:
+    layout = _layout(ctx)
+    for diagnostic in (layout.diagnostics if layout is not None else ()):
         kind = _kind(diagnostic.message)
         if kind != wanted:
             continue
@@ -89,7 +93,8 @@ def num_slots_exceeds_cpus(ctx):
            for n in ctx.config.names()):
         return  # NUM_SLOTS only counts type-0 slots when no slot types are defined
     slots = _integer(value(ctx, "NUM_SLOTS"))
-    cpus = _layout(ctx).totals.cpus
+    layout = _layout(ctx)
+    cpus = layout.totals.cpus if layout is not None else None
     if slots is not None and cpus and slots > cpus:
         yield ctx.finding(f"NUM_SLOTS = {slots} but this machine has {cpus} CPUs: NUM_SLOTS cannot create more "
                           f"slots than CPUs (the startd builds at most {cpus})", at=definition,

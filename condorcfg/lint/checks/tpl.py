@@ -120,8 +120,12 @@ def duplicate_use(ctx):
         found = _USE.match(statement.text or "")
         if not found:
             continue
-        category = ctx.config.expand(found.group(1)).strip().upper() if "$" in found.group(1) else \
-            found.group(1).strip().upper()
+        category = found.group(1).strip().upper()
+        if "$" in category:
+            try:
+                category = ctx.config.expand(category).strip().upper()
+            except Exception:  # an expansion failure is reported by MAC202; keep the text as written
+                pass
         for item in _use_items(found.group(2)):
             key = (category, item)
             if key in seen:

@@ -1,4 +1,4 @@
-"""Upgrade checks (UPG): knobs HTCondor 25 no longer reads, and job-router route lists (RTR).
+"""Upgrade checks (UPG): knobs HTCondor 25 no longer reads.
 
 Obsolete names come from the knowledge base (``obsolete`` table of knobs.json) and from
 HTCondor's own ``use UPGRADE : DISCARD`` list.  The families that have rules of their own
@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from condorcfg.lint.checks import check
-from condorcfg.lint.checks._util import is_user, value
+from condorcfg.lint.checks._util import is_user, name_rule, value
 
 # Covered by the declarative rules UPG901-UPG903 and RTR101.
 _OWN_RULES = re.compile(r"HOSTALLOW_.+|HOSTDENY_.+|VIRTUAL_MACHINE_TYPE_\d+|NUM_VIRTUAL_MACHINES(_TYPE_\d+)?|"
@@ -50,35 +50,6 @@ def obsolete_knob(ctx):
                               f"UPGRADE:DISCARD list); the setting does nothing", at=definition)
 
 
-def _items(text):
-    return [i for i in re.split(r"[\s,]+", text or "") if i]
-
-
-_ROUTE_LISTS = {
-    "JOB_ROUTER_ROUTE_NAMES": "JOB_ROUTER_ROUTE_{}",
-    "JOB_ROUTER_PRE_ROUTE_TRANSFORM_NAMES": "JOB_ROUTER_TRANSFORM_{}",
-    "JOB_ROUTER_POST_ROUTE_TRANSFORM_NAMES": "JOB_ROUTER_TRANSFORM_{}",
-}
-
-
-@check
-def route_name_undefined(ctx):
-    for list_name, pattern in _ROUTE_LISTS.items():
-        definition = ctx.config.source(list_name)
-        if not is_user(definition):
-            continue
-        for item in dict.fromkeys(_items(value(ctx, list_name))):
-            member = pattern.format(item)
-            if ctx.config.source(member) is not None:
-                continue
-            found = re.search(r"(?<![A-Za-z0-9_])" + re.escape(item) + r"(?![A-Za-z0-9_])", definition.raw or "")
-            from condorcfg.lint.checks._util import raw_span
-
-            span = raw_span(ctx, definition, found.start(), found.end()) if found else ctx.value_span(definition)
-            yield ctx.finding(f"{list_name} names {item}, but {member} is not defined: the job router skips it",
-                              at=definition, span=span, fix=f"define {member}, or remove {item} from {list_name}")
-
-
 @check
 def hostallow_knob(ctx):
     from condorcfg.lint.checks._util import macro_references
@@ -101,3 +72,18 @@ def hostallow_knob(ctx):
         yield ctx.finding(f"{name} is ignored: HTCondor no longer reads HOSTALLOW_*/HOSTDENY_* knobs, "
                           f"{consequence}", at=definition, fix=f"rename it to {modern}",
                           severity="warning" if has_modern else None)
+
+
+@check
+def virtual_machine_knob(ctx):
+    yield from name_rule(ctx, r"VIRTUAL_MACHINE_TYPE_\d+|NUM_VIRTUAL_MACHINES(_TYPE_\d+)?|"
+                               r"VIRTUAL_MACHINES_CONNECTED_TO_(CONSOLE|KEYBOARD)",
+                          "{knob} is ignored: slot layouts are configured with SLOT_TYPE_<N>, NUM_SLOTS_TYPE_<N> "
+                          "and NUM_SLOTS")
+
+
+@check
+def exprs_knob(ctx):
+    yield from name_rule(ctx, r"(\w+_)?(STARTD|SCHEDD|MASTER|COLLECTOR|NEGOTIATOR|SUBMIT|STARTD_JOB|STARTD_SLOT|"
+                               r"STARTD_VM)_EXPRS",
+                          "{knob} is deprecated: use the matching *_ATTRS knob (append to it)")

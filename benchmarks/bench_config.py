@@ -1,0 +1,147 @@
+"""Configuration reading: condorcfg vs HTCondor 25.14.1 on the same generated 10,000-line file.
+
+The file (deterministic, like shared/spec/defaults.md's benchmark) repeats 11-line
+blocks: a comment, ``K<i>_A = $(BASE)_<i>``, a 3-line backslash-continued
+``K<i>_B`` using ``$(..)`` and ``$(..:default)``, an ``if defined`` / ``else`` /
+``endif`` block, and either ``K<i>_D = $(K<i>_B) $(K<i>_C)`` or a self-referencing
+``ACC = $(ACC) <i>``; every 50th block also has a ``use`` template line.  Padded to
+exactly 10,000 lines.
+
+Each measurement runs in a fresh interpreter, RUNS times; medians are reported:
+
+* condorcfg load          -- condorcfg.load(file) (modules imported beforehand; the built-in
+                             default table and the templates are read inside load())
+* condorcfg load+expand   -- the same plus value() of every name defined (the target: <= HTCondor's reload)
+* ... + imports           -- the same including `import condorcfg.config.reader`
+* HTCondor reload_config  -- htcondor2.reload_config() with CONDOR_CONFIG=file (parse; values are lazy)
+* cold start              -- wall time of `condorcfg value --config FILE START` (target < 150 ms),
+                             next to a bare `python -c pass`
+
+Usage: python benchmarks/bench_config.py [--runs N] [--lines N] [--json out.json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+USES = ["use ROLE : Execute", "use POLICY : Always_Run_Jobs", "use FEATURE : PartitionableSlot(1, 50%)",
+        "use SECURITY : Host_Based"]
+
+
+def generate(lines: int = 10_000) -> str:
+    out = ["BASE = base", "ACC = start"]
+    block = 0
+    while len(out) + 12 <= lines:
+        i = block
+        out.append(f"# block {i}")
+        out.append(f"K{i}_A = $(BASE)_{i}")
+        out.append(f"K{i}_B = $(K{i}_A) \\")
+        out.append(f"   $(UNDEFINED_{i}:dflt_{i}) \\")
+        out.append(f"   tail_{i}")
+        out.append(f"if defined K{i}_A")
+        out.append(f"K{i}_C = yes_{i}")
+        out.append("else")
+        out.append(f"K{i}_C = no_{i}")
+        out.append("endif")
+        out.append(f"K{i}_D = $(K{i}_B) $(K{i}_C)" if i % 2 else f"ACC = $(ACC) {i}")
+        if i % 50 == 0:
+            out.append(USES[(i // 50) % len(USES)])
+        block += 1
+    pad = 0
+    while len(out) < lines - 1:
+        out.append(f"PAD_{pad} = $(BASE) pad {pad}")
+        pad += 1
+    out.append("LAST = $(K1_D) $(ACC)")
+    return "\n".join(out) + "\n"
+
+
+_CONDORCFG_CHILD = r'''
+import json, sys, time
+t_import = time.perf_counter()
+import condorcfg
+import condorcfg.config.reader
+from condorcfg.machine import MachineProfile
+t0 = time.perf_counter()
+cfg = condorcfg.load(sys.argv[1], machine=MachineProfile(hostname="bench.example.org"), environ={})
+t1 = time.perf_counter()
+count = sum(1 for name in cfg.names() if cfg.value(name) is not None)
+t2 = time.perf_counter()
+print(json.dumps({"load": t1 - t0, "load_expand": t2 - t0, "with_import": t2 - t_import,
+                  "names": len(cfg.names()), "values": count}))
+'''
+
+_HTCONDOR_CHILD = r'''
+import json, time
+import htcondor2
+t0 = time.perf_counter()
+htcondor2.reload_config()
+t1 = time.perf_counter()
+print(json.dumps({"reload": t1 - t0}))
+'''
+
+
+def _child(code: str, path: str, env: dict) -> dict:
+    out = subprocess.run([sys.executable, "-c", code, path], env=env, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def _wall(argv: list[str], env: dict) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, env=env, capture_output=True, check=False)
+    return time.perf_counter() - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--lines", type=int, default=10_000)
+    parser.add_argument("--json", metavar="FILE")
+    args = parser.parse_args()
+    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("_CONDOR_")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # measure with compiled modules, as installed
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "condor_config")
+        Path(path).write_text(f"LOCAL_DIR = {tmp}\nRELEASE_DIR = {tmp}\n" + generate(args.lines - 2))
+        _child(_CONDORCFG_CHILD, path, env)  # warm-up (writes .pyc files)
+        ours = [_child(_CONDORCFG_CHILD, path, env) for _ in range(args.runs)]
+        theirs = [_child(_HTCONDOR_CHILD, path, dict(env, CONDOR_CONFIG=path)) for _ in range(args.runs)]
+        condorcfg_exe = str(Path(sys.executable).with_name("condorcfg"))
+        _wall([condorcfg_exe, "value", "--config", path, "START"], env)
+        small = os.path.join(tmp, "small_config")
+        Path(small).write_text("START = KeyboardIdle > 15 * $(MINUTE)\nuse ROLE : Execute\n")
+        cold = [_wall([condorcfg_exe, "value", "--config", small, "START"], env) for _ in range(args.runs)]
+        bare = [_wall([sys.executable, "-c", "pass"], env) for _ in range(args.runs)]
+    result = {
+        "lines": args.lines,
+        "names": ours[0]["names"],
+        "condorcfg_load_ms": statistics.median(r["load"] for r in ours) * 1000,
+        "condorcfg_load_expand_ms": statistics.median(r["load_expand"] for r in ours) * 1000,
+        "condorcfg_with_import_ms": statistics.median(r["with_import"] for r in ours) * 1000,
+        "htcondor_reload_ms": statistics.median(r["reload"] for r in theirs) * 1000,
+        "cold_start_ms": statistics.median(cold) * 1000,
+        "bare_python_ms": statistics.median(bare) * 1000,
+    }
+    result["ratio_load_expand_vs_htcondor"] = result["condorcfg_load_expand_ms"] / result["htcondor_reload_ms"]
+    print(f"config reading, {args.lines} lines, {result['names']} knobs, median of {args.runs} runs")
+    print(f"  condorcfg load              {result['condorcfg_load_ms']:8.1f} ms")
+    print(f"  condorcfg load + expand all {result['condorcfg_load_expand_ms']:8.1f} ms")
+    print(f"  ... including imports       {result['condorcfg_with_import_ms']:8.1f} ms")
+    print(f"  HTCondor reload_config()    {result['htcondor_reload_ms']:8.1f} ms")
+    print(f"  ratio (condorcfg / HTCondor) {result['ratio_load_expand_vs_htcondor']:7.2f}x  (target <= 1.0x)")
+    print(f"  cold start `condorcfg value` {result['cold_start_ms']:7.1f} ms  (target < 150 ms; "
+          f"bare python {result['bare_python_ms']:.1f} ms)")
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,129 @@
+"""MAC/KNB/EXP checks: cycles across files, bounded work, exported values, unknown knobs."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from condorcfg.lint import engine
+from condorcfg.lint.rules import load_rules
+
+RULES = load_rules([Path(__file__).resolve().parents[1] / "rules"])
+
+
+def lint(tmp_path, *texts, select, settings=None):
+    paths = []
+    for index, text in enumerate(texts, 1):
+        path = tmp_path / f"{index:02d}.conf"
+        path.write_text(text)
+        paths.append(str(path))
+    settings = settings or engine.LintSettings()
+    settings.select = list(select)
+    findings = engine.run(paths, settings=settings, ruleset=RULES).findings
+    assert not [f for f in findings if f.rule == engine.INTERNAL_ERROR], findings
+    return findings
+
+
+def test_cycle_across_files_reported_once(tmp_path):
+    findings = lint(tmp_path, "A = $(B) 1\n", "B = $(C) 2\nC = $(A) 3\n", select=["MAC202"])
+    [finding] = findings
+    assert "A -> B -> C -> A" in finding.message
+    assert finding.location.file.endswith("01.conf") and finding.location.column == 5
+
+
+def test_long_chains_are_bounded(tmp_path):
+    text = "".join(f"K{i} = $(K{i + 1}) x\n" for i in range(3000)) + "K3000 = $(K0)\n"
+    started = time.perf_counter()
+    findings = lint(tmp_path, text, select=["MAC202", "MAC201", "EXP403", "POL501"])
+    assert time.perf_counter() - started < 20
+    assert [f.code for f in findings] == ["MAC202"]
+
+
+def test_undefined_macro_span_and_suggestion(tmp_path):
+    [finding] = lint(tmp_path, "NUM_CPU_LIMIT = 4\nLIMIT = $(NUM_CPU_LIMT) - 1\n", select=["MAC201"])
+    assert (finding.location.line, finding.location.column, finding.location.end_column) == (2, 9, 24)
+    assert "did you mean $(NUM_CPU_LIMIT)" in finding.message and "reads as ` - 1`" in finding.message
+
+
+def test_subsystem_definitions_count_as_defined(tmp_path):
+    assert lint(tmp_path, "STARTD.EXTRA = 1\nX = $(EXTRA)\n", select=["MAC201"]) == []
+
+
+@pytest.mark.parametrize("text, severity", [
+    ("STARTD_ATTRS = Site\nSite = CERN Geneva\n", "error"),
+    ("SLOT1_STARTD_ATTRS = Site\nSite = 1.2.3\n", "error"),
+    ("STARTD_ATTRS = Site\nSite = Geneva\n", "warning"),
+])
+def test_unquoted_exported_values(tmp_path, text, severity):
+    [finding] = lint(tmp_path, text, select=["KNB301"])
+    assert finding.severity == severity and finding.location.line == 2
+
+
+@pytest.mark.parametrize("text", ["STARTD_ATTRS = Site\nSite = \"CERN\"\n", "STARTD_ATTRS = Big\nBig = Memory > 1024\n",
+                                  "STARTD_JOB_ATTRS = Owner\nOwner = bob\n", "Site = CERN Geneva\n"])
+def test_values_that_are_fine(tmp_path, text):
+    assert lint(tmp_path, text, select=["KNB301"]) == []
+
+
+def test_unknown_knob_exemptions(tmp_path):
+    text = ("NEGOTIATOR_INTERVL = 60\nHELPER = 5\nUSES_HELPER = $(HELPER)\nMY_ATTR = 1\nSTARTD_ATTRS = MY_ATTR\n"
+            "SITE_TOOL_SETTING = x\n")
+    settings = engine.LintSettings(known_knobs=["SITE_TOOL_.*"])
+    findings = lint(tmp_path, text, select=["KNB303"], settings=settings)
+    names = sorted(f.message.split()[0] for f in findings)
+    assert names == ["NEGOTIATOR_INTERVL", "USES_HELPER"]
+    assert "did you mean NEGOTIATOR_INTERVAL" in findings[0].message
+
+
+def test_expr_syntax_names_the_empty_macro(tmp_path):
+    [finding] = lint(tmp_path, "START = $(A) && KeyboardIdle > 60\n", select=["EXP403"])
+    assert any("$(A) expands to nothing" in note for note in finding.notes)
+
+
+def test_compare_undefined_inside_a_macro_reported_once(tmp_path):
+    findings = lint(tmp_path, "NO_GPU = (TARGET.GPUs == UNDEFINED)\nSTART = $(NO_GPU) || KeyboardIdle > 1\n",
+                    select=["EXP401"])
+    assert [(f.location.line, f.location.column) for f in findings] == [(1, 23)]
+
+
+def test_hostile_regex_is_only_compiled(tmp_path):
+    started = time.perf_counter()
+    findings = lint(tmp_path, 'START = regexp("(a+)+$", Name) && regexp("(x", Name)\n', select=["EXP405"])
+    assert time.perf_counter() - started < 10
+    assert len(findings) == 1 and "(x" in findings[0].message
+
+
+def test_exponential_expansion_reported_once_in_bounded_time(tmp_path):
+    text = "".join(f"E{i} = $(E{i + 1})$(E{i + 1})\n" for i in range(40)) + "E40 = x\nSTART = $(E0)\n"
+    started = time.perf_counter()
+    findings = lint(tmp_path, text, select=["MAC", "EXP", "POL", "KNB"])
+    assert time.perf_counter() - started < 20
+    assert [(f.code, f.location.line) for f in findings if f.severity == "error"] == [("MAC202", 1)]
+
+
+def test_deep_nesting_is_an_error_not_a_crash(tmp_path):
+    text = "START = " + "(" * 3000 + "True" + ")" * 3000 + "\n"
+    [finding] = lint(tmp_path, text, select=["EXP", "POL", "KNB"])
+    assert finding.code == "EXP403" and "nested" in finding.message
+
+
+def test_per_slot_override_of_an_exported_knob(tmp_path):
+    [finding] = lint(tmp_path, 'STARTD_ATTRS = Site\nSite = "CERN"\nSLOT2_Site = Geneva West\n', select=["KNB301"])
+    assert finding.location.line == 3 and "SLOT2_Site" in finding.message
+
+
+def test_every_rule_survives_cycles_in_the_knobs_it_reads(tmp_path):
+    """Cycles behind START, IS_OWNER, DAEMON_LIST, STARTD_ATTRS, SLOT_TYPE_1, ALLOW_WRITE: MAC202 only."""
+    text = "".join(f"{knob} = $({knob}_A) x\n{knob}_A = $({knob}_B)\n{knob}_B = $({knob})\n" for knob in (
+        "START", "IS_OWNER", "PREEMPT", "DAEMON_LIST", "STARTD_ATTRS", "SLOT_TYPE_1", "ALLOW_WRITE",
+        "STARTD_EXPRS", "JOB_ROUTER_ENTRIES", "SEC_DEFAULT_AUTHENTICATION", "NUM_CPUS"))
+    path = tmp_path / "cycles.conf"
+    path.write_text(text + "NUM_SLOTS_TYPE_1 = 1\n")
+    from condorcfg.machine import from_mapping
+
+    findings = engine.run(str(path), machine=from_mapping({"cpus": 8, "memory": 16384}),
+                          settings=engine.LintSettings(select=["ALL"]), ruleset=RULES).findings
+    assert not [f.message for f in findings if f.rule == engine.INTERNAL_ERROR]
+    assert {f.code for f in findings if f.severity == "error"} <= {"MAC202", "UPG903", "RTR101"}
+    assert sum(1 for f in findings if f.code == "MAC202") == 11

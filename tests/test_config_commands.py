@@ -1,0 +1,84 @@
+"""The `condorcfg value` and `condorcfg dump` commands (run in-process through the CLI dispatcher)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from condorcfg.cli import main
+
+
+@pytest.fixture
+def config_file(tmp_path, monkeypatch):
+    profile = tmp_path / "machine.json"
+    profile.write_text(json.dumps({"hostname": "node1.example.org", "cpus": 4, "memory": 8192, "ip": "10.0.0.5"}))
+    top = tmp_path / "condor_config"
+    top.write_text("X = 1\nY = $(X) two\nuse ROLE : Execute\nDAEMON_LIST = $(DAEMON_LIST) FOO\n"
+                   "STARTD.Z = startd\nZ = generic\nA = $(B)\nB = $(A)\n")
+    for key in [k for k in __import__("os").environ if k.upper().startswith("_CONDOR_")]:
+        monkeypatch.delenv(key)
+    return str(top), str(profile)
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_value_text(capsys, config_file):
+    top, profile = config_file
+    code, out, err = run(capsys, "value", "--config", top, "--machine", profile, "X", "y", "DAEMON_LIST", "NUM_CPUS")
+    assert code == 0 and out.splitlines() == ["1", "1 two", "MASTER STARTD FOO", "4"]
+
+
+def test_value_undefined_exits_1(capsys, config_file):
+    top, profile = config_file
+    code, out, err = run(capsys, "value", "--config", top, "--machine", profile, "X", "NOPE")
+    assert code == 1 and out == "1\n" and "Not defined: NOPE" in err
+
+
+def test_value_json_and_subsystem(capsys, config_file):
+    top, profile = config_file
+    code, out, _ = run(capsys, "value", "--config", top, "--machine", profile, "--format", "json",
+                       "--subsystem", "STARTD", "Z", "NOPE")
+    assert json.loads(out) == {"Z": "startd", "NOPE": None} and code == 1
+
+
+def test_value_verbose(capsys, config_file):
+    top, profile = config_file
+    code, out, _ = run(capsys, "value", "--config", top, "--machine", profile, "--verbose", "DAEMON_LIST")
+    assert code == 0
+    assert f"defined at {top}:4:1" in out
+    assert "raw: MASTER STARTD FOO" in out
+    assert "template ROLE:Execute, used at" in out and "overrode:" in out
+    code, out, _ = run(capsys, "value", "--config", top, "--machine", profile, "-v", "--format", "json", "Y")
+    info = json.loads(out)["Y"]
+    assert info["value"] == "1 two" and info["raw"] == "$(X) two" and info["origin"] == "file"
+
+
+def test_value_cycle_is_an_error_not_a_hang(capsys, config_file):
+    top, profile = config_file
+    code, out, err = run(capsys, "value", "--config", top, "--machine", profile, "A")
+    assert code == 2 and "A -> B -> A" in err and "Traceback" not in err
+
+
+def test_rejected_config_exits_2_with_location(capsys, tmp_path):
+    bad = tmp_path / "bad"
+    bad.write_text("X = 1\nif maybe\nendif\n")
+    code, out, err = run(capsys, "value", "--config", str(bad), "X")
+    assert code == 2 and err.startswith(f"{bad}:2:1: error") and out == ""
+
+
+def test_dump(capsys, config_file):
+    top, profile = config_file
+    code, out, err = run(capsys, "dump", "--config", top, "--machine", profile)
+    lines = out.splitlines()
+    assert "X = 1" in lines and "Y = 1 two" in lines and "DAEMON_LIST = MASTER STARTD FOO" in lines
+    assert not any(line.startswith("MINUTE =") for line in lines)
+    assert code == 2 and "A -> B -> A" in err  # the cycle is reported, the rest is printed
+    code, out, _ = run(capsys, "dump", "--config", top, "--machine", profile, "--all", "--format", "json")
+    data = json.loads(out)
+    assert data["MINUTE"] == "60" and data["X"] == "1" and data["A"] is None
+    code, out, _ = run(capsys, "dump", "--config", top, "--machine", profile, "--raw", "--subsystem", "STARTD")
+    assert "Y = $(X) two" in out.splitlines() and "Z = startd" in out.splitlines()

@@ -1,0 +1,300 @@
+"""Unit tests of condorcfg.config.reader: includes, commands, templates, local config, bounds on hostile input."""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+import condorcfg
+from condorcfg.config.reader import discover_config, substitute_arguments
+from condorcfg.config.templates import Template
+from condorcfg.diagnostics import CondorcfgError
+from condorcfg.machine import MachineProfile
+
+PROFILE = MachineProfile(hostname="node1.example.org", cpus=4, memory=8192, ip="10.0.0.5")
+
+
+def load(tmp_path: Path, text: str, files: dict[str, str] | None = None, **kw):
+    for name, body in (files or {}).items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(body.replace("{DIR}", str(tmp_path)))
+    top = tmp_path / "condor_config"
+    top.write_text(text.replace("{DIR}", str(tmp_path)))
+    kw.setdefault("environ", {})
+    return condorcfg.load([str(top)], machine=PROFILE, cwd=str(tmp_path), **kw)
+
+
+# --- templates, with a fake registry --------------------------------------------------------------
+
+FAKE_BODIES = {
+    ("ROLE", "Worker"): "DAEMON_LIST = $(DAEMON_LIST) STARTD\nWORKER = yes\n",
+    ("FEATURE", "Args"): ("ALL = $(0)\nCOUNT = $(0#)\nFIRST = $(1)\nSECOND = $(2:two)\nHAS3 = $(3?)\n"
+                          "REST = $(2+)\nREST_D = $(2+:none)\n"),
+    ("FEATURE", "Nested"): "use ROLE : Worker\nNESTED = $(1:n)\n",
+    ("FEATURE", "Broken"): "OK = 1\n$(1) = bad\n",
+    ("FEATURE", "Loop"): "use FEATURE : Loop\n",
+    ("FEATURE", "Stop"): "if $(1?)\nerror : Stop needs no arguments\nendif\nwarning : stopped\n",
+}
+
+
+def fake_templates():
+    def find_template(category, name):
+        for (cat, tname), body in FAKE_BODIES.items():
+            if cat == category.upper() and tname.upper() == name.upper():
+                return Template(cat, tname, body, f"/fake/{cat.lower()}.config", 10)
+        return None
+
+    def template_names(category):
+        return [n for (cat, n) in FAKE_BODIES if cat == category.upper()]
+
+    return SimpleNamespace(find_template=find_template, template_names=template_names)
+
+
+def test_template_arguments(tmp_path):
+    cfg = load(tmp_path, "use FEATURE : Args(a, , b c , d)\n", templates=fake_templates())
+    assert cfg.value("ALL") == "a, , b c , d"
+    assert cfg.value("COUNT") == "3"  # blank arguments are not counted
+    assert cfg.value("FIRST") == "a"
+    assert cfg.value("SECOND") == "b c"
+    assert cfg.value("HAS3") == "1"
+    assert cfg.value("REST") == ", b c , d"
+    cfg = load(tmp_path, "use FEATURE : Args(x)\n", templates=fake_templates())
+    assert (cfg.value("SECOND"), cfg.value("HAS3"), cfg.value("REST_D")) == ("two", "0", "none")
+    cfg = load(tmp_path, "use FEATURE : Args(x,)\n", templates=fake_templates())
+    assert cfg.value("REST_D") == "none"  # the remainder is completely empty -> default
+    cfg = load(tmp_path, "use FEATURE : Args(x, )\n", templates=fake_templates())
+    assert cfg.value("REST_D") is None  # a blank remainder is trimmed to nothing, no default
+
+
+def test_substitute_arguments_directly():
+    assert substitute_arguments("$(1:$(X:y)) $(0?) $(1#)", None) == "$(X:y) 0 "
+    # commas are never protected by quotes
+    assert substitute_arguments("$(1)|$(2)|$(0#)", '"x,y", z') == '"x|y"|3'
+
+
+def test_template_provenance_and_nesting(tmp_path):
+    cfg = load(tmp_path, "X = 1\nuse feature : Nested(q)\n", templates=fake_templates())
+    assert cfg.value("NESTED") == "q"
+    definition = cfg.source("WORKER")
+    assert definition.origin == "template" and definition.template == "ROLE:Worker"
+    assert definition.location.file == "/fake/role.config" and definition.location.line == 11
+    # the nested `use` line is the first line of FEATURE:Nested's body
+    assert (definition.use_location.file, definition.use_location.line) == ("/fake/feature.config", 10)
+    assert cfg.source("NESTED").use_location.file.endswith("condor_config")
+    assert cfg.source("NESTED").use_location.line == 2
+    assert cfg.value("DAEMON_LIST") == "MASTER STARTD"
+
+
+def test_template_errors_point_at_the_use_line(tmp_path):
+    with pytest.raises(CondorcfgError) as info:
+        load(tmp_path, "A = 1\nuse FEATURE : Broken(a-b)\n", templates=fake_templates())
+    diagnostic = info.value.diagnostic
+    assert diagnostic.location.line == 2 and diagnostic.location.file.endswith("condor_config")
+    assert "FEATURE:Broken" in diagnostic.message and any("/fake/feature.config" in n for n in diagnostic.notes)
+    with pytest.raises(CondorcfgError) as info:
+        load(tmp_path, "use FEATURE : Loop\n", templates=fake_templates())
+    assert "nested too deep" in info.value.diagnostic.message
+    with pytest.raises(CondorcfgError) as info:
+        load(tmp_path, "use FEATURE : Stop(1)\n", templates=fake_templates())
+    assert "Stop needs no arguments" in info.value.diagnostic.message
+    cfg = load(tmp_path, "use FEATURE : Stop\n", templates=fake_templates())
+    assert cfg.value("warning") == "stopped"  # HTCondor: a template `warning :` defines the knob
+
+
+@pytest.mark.parametrize("line, words", [
+    ("use FEATURE : NoSuch\n", ["NoSuch", "known names"]),
+    ("use NOCAT : Foo\n", ["unknown template category", "NOCAT"]),
+    ("use : Worker\n", ["needs a category"]),
+])
+def test_unknown_templates(tmp_path, line, words):
+    with pytest.raises(CondorcfgError) as info:
+        load(tmp_path, line, templates=fake_templates())
+    assert all(w in info.value.diagnostic.message for w in words)
+    assert info.value.diagnostic.location.line == 1
+
+
+# --- includes and commands ------------------------------------------------------------------------
+
+def test_command_include_needs_allow_exec(tmp_path):
+    text = "include : /bin/echo X = from_cmd |\ninclude command : /bin/echo Y = y\nZ = 1\n"
+    cfg = load(tmp_path, text)
+    assert (cfg.value("X"), cfg.value("Y"), cfg.value("Z")) == (None, None, "1")
+    skipped = [d for d in cfg.diagnostics if d.code == "command-include"]
+    assert [d.location.line for d in skipped] == [1, 2]
+    assert all("--allow-exec" in " ".join(d.notes) for d in skipped)
+    cfg = load(tmp_path, text, allow_exec=True)
+    assert (cfg.value("X"), cfg.value("Y")) == ("from_cmd", "y")
+
+
+def test_local_config_command_needs_allow_exec(tmp_path):
+    cfg = load(tmp_path, "LOCAL_CONFIG_FILE = /bin/echo L = piped |\n")
+    assert cfg.value("L") is None
+    assert [d.code for d in cfg.diagnostics] == ["command-include"]
+    assert load(tmp_path, "LOCAL_CONFIG_FILE = /bin/echo L = piped |\n", allow_exec=True).value("L") == "piped"
+
+
+def test_unstartable_command_is_a_clear_error(tmp_path):
+    with pytest.raises(CondorcfgError) as info:
+        load(tmp_path, "include : /nonexistent/cmd |\n", allow_exec=True)
+    assert "cannot run" in info.value.diagnostic.message and info.value.diagnostic.location.line == 1
+
+
+def test_include_errors(tmp_path):
+    with pytest.raises(CondorcfgError) as info:
+        load(tmp_path, "X = 1\ninclude : {DIR}/missing\n")
+    assert info.value.diagnostic.location.line == 2 and "ifexist" in info.value.diagnostic.message
+    assert load(tmp_path, "include ifexist : {DIR}/missing\nX = 1\n").value("X") == "1"
+    with pytest.raises(CondorcfgError) as info:
+        load(tmp_path, "include : {DIR}/self\n", files={"self": "include : {DIR}/self\n"})
+    assert info.value.diagnostic.code == "include-depth"
+    with pytest.raises(CondorcfgError) as info:
+        load(tmp_path, "include junk : x\n")
+    assert "junk" in info.value.diagnostic.message
+
+
+def test_file_outside_the_given_directories_is_noted(tmp_path):
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "inc").write_text("X = outside\n")
+    (tmp_path / "cfg").mkdir()
+    top = tmp_path / "cfg" / "condor_config"
+    top.write_text(f"include : {other / 'inc'}\n")
+    cfg = condorcfg.load([str(top)], machine=PROFILE, environ={})
+    assert cfg.value("X") == "outside"
+    notes = [d for d in cfg.diagnostics if d.code == "outside-file"]
+    assert len(notes) == 1 and notes[0].severity == "warning" and notes[0].location.line == 1
+    assert cfg.files == [str(top), str(other / "inc")]
+
+
+def test_local_config_dir_and_files(tmp_path):
+    files = {"d/20-b": "ORDER = $(ORDER) b\n", "d/10-a": "ORDER = $(ORDER) a\n", "d/x.rpmsave": "ORDER = bad\n",
+             "lf": "ORDER = $(ORDER) lf\n"}
+    cfg = load(tmp_path, "ORDER = main\nLOCAL_CONFIG_DIR = {DIR}/d\nLOCAL_CONFIG_FILE = {DIR}/lf\n", files)
+    assert cfg.value("ORDER") == "main a b lf"
+    with pytest.raises(CondorcfgError) as info:
+        load(tmp_path, "LOCAL_CONFIG_FILE = {DIR}/nope\n")
+    assert "REQUIRE_LOCAL_CONFIG_FILE" in info.value.diagnostic.message
+    assert info.value.diagnostic.location.line == 1
+
+
+def test_directory_as_config_path(tmp_path):
+    (tmp_path / "config.d").mkdir()
+    (tmp_path / "config.d" / "01-a").write_text("A = 1\nB = $(A) b\n")
+    (tmp_path / "config.d" / "02-b").write_text("A = 2\n")
+    (tmp_path / "config.d" / "x.py").write_text("A = bad\n")
+    cfg = condorcfg.load(str(tmp_path / "config.d"), machine=PROFILE, environ={})
+    assert cfg.value("B") == "2 b"
+
+
+def test_hostile_exclude_regexp_is_not_run(tmp_path):
+    files = {"d/" + "a" * 40: "X = included\n"}
+    start = time.perf_counter()
+    cfg = load(tmp_path, "LOCAL_CONFIG_DIR = {DIR}/d\nLOCAL_CONFIG_DIR_EXCLUDE_REGEXP = ^(a+)+$\n", files)
+    assert time.perf_counter() - start < 5
+    assert any(d.code == "unsafe-regexp" for d in cfg.diagnostics)
+
+
+# --- discovery, environment, host facts -----------------------------------------------------------
+
+def test_discover_config(tmp_path):
+    top = tmp_path / "condor_config"
+    top.write_text("X = 1\n")
+    assert discover_config({"CONDOR_CONFIG": str(top)})[0] == [str(top)]
+    assert discover_config({"CONDOR_CONFIG": "ONLY_ENV"}) == ([], [], True)
+    paths, notes, _ = discover_config({"CONDOR_CONFIG": str(tmp_path / "nope")})
+    assert paths == [] and notes[0].code == "no-config"
+    cfg = condorcfg.load(None, machine=PROFILE, environ={"CONDOR_CONFIG": str(top), "_CONDOR_Y": "env"})
+    assert (cfg.value("X"), cfg.value("Y"), cfg.value("CONFIG_ROOT")) == ("1", "env", str(tmp_path))
+
+
+def test_host_facts_and_network_hostname(tmp_path):
+    cfg = load(tmp_path, "FULL_HOSTNAME = mine\nDETECTED_CORES = 99\n")
+    assert cfg.value("FULL_HOSTNAME") == "node1.example.org"  # re-inserted after the files
+    assert cfg.value("HOSTNAME") == "node1"
+    assert cfg.value("DETECTED_CORES") == "99"  # may be overridden
+    assert cfg.value("UID_DOMAIN") == "node1.example.org"
+    cfg = load(tmp_path, "NETWORK_HOSTNAME = pinned.example.net\n")
+    assert (cfg.value("FULL_HOSTNAME"), cfg.value("HOSTNAME")) == ("pinned.example.net", "pinned")
+    cfg = load(tmp_path, "X = 1\n", environ={"OMP_THREAD_LIMIT": "2"})
+    assert cfg.value("NUM_CPUS") == "2"
+
+
+def test_subsystem_and_local_name(tmp_path):
+    text = "FOO = generic\nSTARTD.FOO = startd\nLN.FOO = local\nBAR = $(FOO)-bar\n"
+    assert load(tmp_path, text).value("BAR") == "generic-bar"
+    assert load(tmp_path, text, subsystem="startd").value("BAR") == "startd-bar"
+    assert load(tmp_path, text, subsystem="STARTD", local_name="LN").value("BAR") == "local-bar"
+    assert load(tmp_path, text, subsystem="STARTD").value("IsStartd") == "true"
+
+
+# --- bounds on hostile input ----------------------------------------------------------------------
+
+def test_exponential_expansion_is_bounded(tmp_path):
+    text = "A0 = xx\n" + "".join(f"A{i} = $(A{i - 1})$(A{i - 1})\n" for i in range(1, 40))
+    cfg = load(tmp_path, text)
+    start = time.perf_counter()
+    with pytest.raises(CondorcfgError) as info:
+        cfg.value("A39")
+    assert time.perf_counter() - start < 10
+    assert info.value.diagnostic.code == "macro-cycle" and info.value.diagnostic.location.line == 40
+
+
+def test_cycle_is_named(tmp_path):
+    cfg = load(tmp_path, "A = $(B)\nB = $(C) x\nC = $(A)\nD = fine\n")
+    assert cfg.value("D") == "fine"
+    with pytest.raises(CondorcfgError) as info:
+        cfg.value("A")
+    assert "A -> B -> C -> A" in info.value.diagnostic.message
+    with pytest.raises(CondorcfgError) as info:
+        load(tmp_path, "X = 5\nX = $INT(X)\n").value("X")
+    assert info.value.diagnostic.code == "macro-cycle"
+
+
+def test_deep_if_nesting_and_big_files(tmp_path):
+    with pytest.raises(CondorcfgError) as info:
+        load(tmp_path, "if true\n" * 64 + "endif\n" * 64)
+    assert info.value.diagnostic.location.line == 64
+    text = "".join(f"K{i} = $(K{i - 1}:x) \\\n  more\n" for i in range(1, 1000))
+    text += "".join(f"P{i} = $(K{i % 999}) \\\n  pad\nif defined P{i}\nQ{i} = 1\nendif\n" for i in range(10000))
+    start = time.perf_counter()
+    cfg = load(tmp_path, text)
+    assert cfg.value("K999").endswith("more more")
+    assert cfg.value("Q9999") == "1"
+    assert time.perf_counter() - start < 20
+
+
+def test_errors_name_file_line_and_column(tmp_path):
+    with pytest.raises(CondorcfgError) as info:
+        load(tmp_path, "X = 1\n  bad line here\n")
+    text = info.value.diagnostic.format()
+    assert text.startswith(f"{tmp_path / 'condor_config'}:2:3: error")
+    assert "comment" in text  # says what to do
+
+
+def test_opt_strict_makes_colon_assignments_errors(tmp_path):
+    assert load(tmp_path, "B : 2\n").value("B") == "2"
+    with pytest.raises(CondorcfgError) as info:
+        load(tmp_path, "A = 1\n#opt:strict\nB : 2\n")
+    assert info.value.diagnostic.location.line == 3 and "#opt:strict" in info.value.diagnostic.message
+
+
+def test_special_files_are_bounded(tmp_path):
+    with pytest.raises(CondorcfgError) as info:
+        load(tmp_path, "include : /dev/zero\n")
+    assert info.value.diagnostic.code == "file-too-large"
+    os.mkfifo(tmp_path / "fifo")
+    with pytest.raises(CondorcfgError) as info:
+        load(tmp_path, "include : {DIR}/fifo\n")
+    assert info.value.diagnostic.code == "unreadable-file"
+
+
+def test_many_references_in_a_huge_value_are_bounded(tmp_path):
+    cfg = load(tmp_path, "E =\nX = " + "$(E)" * 100_000 + "\n")
+    start = time.perf_counter()
+    with pytest.raises(CondorcfgError):
+        cfg.value("X")
+    assert time.perf_counter() - start < 15
