@@ -9,7 +9,8 @@ from types import SimpleNamespace
 import pytest
 
 import condorcfg
-from condorcfg.config.reader import discover_config, substitute_arguments
+from condorcfg.config.host import discover_config
+from condorcfg.config.template_args import substitute_arguments
 from condorcfg.config.templates import Template
 from condorcfg.diagnostics import CondorcfgError
 from condorcfg.machine import MachineProfile

@@ -221,6 +221,12 @@ class Config:
             self._expansion_errors.add(message)
             self.diagnostics.append(warning(message, code="expansion-error"))
 
+    def slot_ads(self, machine=None):
+        """The machine ads of the slots this configuration gives ``machine`` (default: its own profile)."""
+        from condorcfg.slots import build_slot_ads  # the slot builder is a later stage; import on use
+
+        return build_slot_ads(self, machine if machine is not None else self.machine)
+
     # --- cycle reporting -------------------------------------------------------------------
 
     def _loop_diagnostic(self, knob: str | None, text: str, exc: macros.ExpansionLimit) -> Diagnostic:

@@ -30,7 +30,10 @@ from typing import TYPE_CHECKING
 from condorcfg.config import statements as st
 from condorcfg.config.conditions import ConditionError, evaluate_condition
 from condorcfg.config.model import Config, Definition
+from condorcfg.config.host import (apply_environment, discover_config, host_definition, insert_hostnames,
+                                   insert_special)
 from condorcfg.config.source import LineTooLong, LogicalLine, decode, logical_lines
+from condorcfg.config.template_args import substitute_arguments, use_items
 from condorcfg.diagnostics import CondorcfgError, Diagnostic, Location, warning
 
 if TYPE_CHECKING:
@@ -43,15 +46,9 @@ MAX_FILE_SIZE = 16 * 1024 * 1024  # the largest real config seen is ~112 KB
 COMMAND_TIMEOUT = 60  # seconds, for --allow-exec commands
 DEFAULT_EXCLUDE_REGEXP = (r"^((\..*)|(.*\.pl)|(.*\.py)|(.*\.sh)|(.*~)|(#.*)|(.*\.rpmsave)|(.*\.rpmnew)"
                           r"|(.*\.dpkg-old)|(.*\.dpkg-dist)|(.*\.cfsaved))$")
-SYSTEM_CONFIG_LOCATIONS = ("/etc/condor/condor_config", "/usr/local/etc/condor_config",
-                           "~condor/condor_config")
-_META_HEAD = re.compile(r"\$\((\d+)([?#+]?)")
 _BLANKS = " \t\n\v\f\r"
 # a group containing a repetition, itself repeated: (a+)+ (a*)* (a|aa)+ ... (exponential backtracking)
 _NESTED_QUANTIFIER = re.compile(r"\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)[+*{]|\((?:[^()]*\|[^()]*)\)[+*{]")
-_LOCATION_HINT = {
-    "illegal-name": "knob names may only contain letters, digits, '_', '.' and '/'",
-}
 
 
 def _fatal(message: str, where: Location | None, code: str = "config-error", notes=None) -> CondorcfgError:
@@ -300,7 +297,8 @@ class Reader:
         name = cfg.expand(name_text) if "$" in name_text and not statement.template else name_text
         if not st.is_valid_name(name):
             shown = f"{name_text!r} expands to {name!r}" if name != name_text else repr(name)
-            raise _fatal(f"illegal knob name {shown}; {_LOCATION_HINT['illegal-name']}", where, code="illegal-name")
+            raise _fatal(f"illegal knob name {shown}; knob names may only contain letters, digits, '_', '.' "
+                         f"and '/'", where, code="illegal-name")
         statement.name = name
         if operator == ":" and name.lower() != "runbenchmarks":
             cfg.diagnostics.append(Diagnostic(
@@ -367,7 +365,7 @@ class Reader:
         if not category:
             raise _fatal(f"`use` needs a category before the colon, e.g. `use ROLE : {items_text.strip()}`",
                          where, code="bad-use")
-        for name, args in _use_items(items_text):
+        for name, args in use_items(items_text):
             template = self.templates.find_template(category, name)
             if template is None:
                 known = self.templates.template_names(category)
@@ -496,151 +494,6 @@ class Reader:
         self.read_file(name, 0, self._knob_location("USER_CONFIG_FILE"), required=False)
 
 
-def _use_items(text: str):
-    """``name`` / ``name(args)`` items of a use line (blank and/or comma separated); args None if absent."""
-    index = 0
-    length = len(text)
-    while index < length:
-        while index < length and (text[index] in _BLANKS or text[index] == ","):
-            index += 1
-        if index >= length:
-            return
-        start = index
-        while index < length and text[index] not in _BLANKS and text[index] not in ",(":
-            index += 1
-        name = text[start:index]
-        probe = index
-        while probe < length and text[probe] in _BLANKS:
-            probe += 1
-        args = None
-        if probe < length and text[probe] == "(":
-            depth = 0
-            close = probe
-            while close < length:
-                char = text[close]
-                if char in "([":
-                    depth += 1
-                elif char in ")]":
-                    depth -= 1
-                    if depth == 0:
-                        break
-                close += 1
-            if close < length:
-                args = text[probe + 1:close]
-                index = close + 1
-            else:  # no closing parenthesis: HTCondor reads what follows "(" as more names
-                index = probe + 1
-        if name:
-            yield name, args
-
-
-def substitute_arguments(body: str, args: str | None) -> str:
-    """Replace the template argument macros ``$(0)``, ``$(N)``, ``$(N?)``, ``$(N#)``, ``$(N+)``, ``$(N:d)``."""
-    whole = args or ""
-    raw_parts = whole.split(",")
-    # (text, end offset of the comma after it or None) of each non-blank argument
-    arguments: list[tuple[str, int | None]] = []
-    offset = 0
-    for position, part in enumerate(raw_parts):
-        end = offset + len(part)
-        if part.strip(_BLANKS):
-            arguments.append((part.strip(_BLANKS), end if position < len(raw_parts) - 1 else None))
-        offset = end + 1
-
-    def remainder(number: int) -> str | None:
-        if number <= 1:
-            return whole
-        if number - 2 >= len(arguments):
-            return None
-        comma = arguments[number - 2][1]
-        return None if comma is None else whole[comma + 1:]
-
-    def replace(number: int, flag: str, default: str | None) -> str:
-        if number == 0 and flag in ("", "+"):
-            text = whole.strip(_BLANKS)
-            return text if text or default is None else default
-        if flag == "#":
-            if number == 0:
-                return str(len(arguments))
-            rest = remainder(number)
-            return rest.strip(_BLANKS) if rest is not None else (default or "")
-        if flag == "?":
-            if number == 0:
-                return "1" if whole.strip(_BLANKS) else "0"
-            return "1" if number <= len(arguments) else "0"
-        if flag == "+":
-            rest = remainder(number)
-            if rest is None or rest == "":
-                return default if default is not None else ""
-            return rest.strip(_BLANKS)
-        if number <= len(arguments):
-            return arguments[number - 1][0]
-        return default if default is not None else ""
-
-    return _substitute_meta(body, replace)
-
-
-def _substitute_meta(body: str, replace) -> str:
-    """Find ``$(<digits>[?#+][:default])`` (the default may hold nested parentheses) and replace each."""
-    out = []
-    position = 0
-    while True:
-        match = _META_HEAD.search(body, position)
-        if match is None:
-            out.append(body[position:])
-            return "".join(out)
-        end = match.end()
-        default = None
-        if body.startswith(":", end):
-            depth = 1
-            scan = end + 1
-            while scan < len(body):
-                if body[scan] == "(":
-                    depth += 1
-                elif body[scan] == ")":
-                    depth -= 1
-                    if depth == 0:
-                        break
-                scan += 1
-            if scan >= len(body):
-                out.append(body[position:end])
-                position = end
-                continue
-            default = body[end + 1:scan]
-            end = scan + 1
-        elif body.startswith(")", end):
-            end += 1
-        else:
-            out.append(body[position:end])
-            position = end
-            continue
-        out.append(body[position:match.start()])
-        out.append(replace(int(match.group(1)), match.group(2), default))
-        position = end
-
-
-def discover_config(environ: Mapping[str, str]) -> tuple[list[str], list[Diagnostic], bool]:
-    """Where HTCondor finds its main config without --config: (paths, diagnostics, only_env)."""
-    value = environ.get("CONDOR_CONFIG")
-    if value is not None:
-        if value.strip().upper() == "ONLY_ENV":
-            return [], [], True
-        if value.rstrip().endswith("|"):
-            return [value], [], False
-        if value and os.path.isfile(value):
-            return [value], [], False
-        problem = "is a directory; point it at a file" if value and os.path.isdir(value) else "does not exist"
-        return [], [warning(f"CONDOR_CONFIG={value!r} {problem}; using built-in defaults only",
-                            code="no-config")], False
-    for candidate in SYSTEM_CONFIG_LOCATIONS:
-        path = os.path.expanduser(candidate)
-        if os.path.isfile(path) and os.access(path, os.R_OK):
-            return [path], [], False
-    return [], [warning("no configuration found: CONDOR_CONFIG is not set and none of "
-                        f"{', '.join(SYSTEM_CONFIG_LOCATIONS)} exists; pass --config FILE",
-                        code="no-config")], False
-
-
 class _LazyTemplates:
     """condorcfg.config.templates, imported only when a `use` line or `defined use` needs it."""
 
@@ -653,10 +506,6 @@ class _LazyTemplates:
         from condorcfg.config import templates
 
         return templates.template_names(category)
-
-
-def _host_definition(name: str, value: str) -> Definition:
-    return Definition(name, value, Location("<detected>"), origin="host")
 
 
 def load(paths=None, machine=None, subsystem: str | None = None, local_name: str | None = None,
@@ -715,19 +564,19 @@ def load(paths=None, machine=None, subsystem: str | None = None, local_name: str
     late = {"FULL_HOSTNAME", "HOSTNAME", "IP_ADDRESS", "IPV4_ADDRESS", "IPV6_ADDRESS", "USERNAME"}
     for name, value in facts.items():
         if name not in late:
-            config.define(_host_definition(name, value))
+            config.define(host_definition(name, value))
     limit = int(facts.get("DETECTED_CPUS", "1") or 1)
     for variable in ("OMP_THREAD_LIMIT", "SLURM_CPUS_ON_NODE"):
         text = environ.get(variable, "").strip()
         if text.isdigit() and 0 < int(text) < limit:
             limit = int(text)
-    config.define(_host_definition("DETECTED_CPUS_LIMIT", str(limit)))
-    config.define(_host_definition("SUBSYSTEM", subsystem))
-    config.define(_host_definition("CondorIsAdmin", "false"))
+    config.define(host_definition("DETECTED_CPUS_LIMIT", str(limit)))
+    config.define(host_definition("SUBSYSTEM", subsystem))
+    config.define(host_definition("CondorIsAdmin", "false"))
     if paths:
         first = paths[0]
         root = first.rstrip()[:-1].strip().split()[0] if first.rstrip().endswith("|") else first
-        config.define(_host_definition("CONFIG_ROOT", os.path.dirname(os.path.abspath(root))
+        config.define(host_definition("CONFIG_ROOT", os.path.dirname(os.path.abspath(root))
                                        if not os.path.isdir(root) else os.path.abspath(root)))
 
     for path in paths:
@@ -738,93 +587,10 @@ def load(paths=None, machine=None, subsystem: str | None = None, local_name: str
         else:
             reader.read_file(path, 0, None)
 
-    _insert_hostnames(config, profile)
+    insert_hostnames(config, profile)
     if not only_env:
         reader.read_local_config()
         reader.read_user_config()
-    _apply_environment(config, environ)
-    _insert_special(config, profile, facts, environ)
+    apply_environment(config, environ)
+    insert_special(config, profile, facts, environ)
     return config
-
-
-def _insert_hostnames(config: Config, profile) -> None:
-    network = config.value("NETWORK_HOSTNAME")
-    full = network or profile.hostname
-    config.define(_host_definition("FULL_HOSTNAME", full))
-    config.define(_host_definition("HOSTNAME", full.split(".", 1)[0]))
-
-
-def _apply_environment(config: Config, environ: Mapping[str, str]) -> None:
-    for key, value in environ.items():
-        if len(key) > 8 and key[:8].lower() == "_condor_":
-            name = key[8:]
-            if not st.is_valid_name(name):
-                continue
-            where = Location("<environment>")
-            raw = value.lstrip(_BLANKS)
-            existing = config.stored(name)
-            if existing is not None and not (existing.matches_default and "." not in name):
-                # HTCondor expands self references only when the knob already exists; for a new
-                # knob `_CONDOR_X=$(X) b` stays a self reference (HTCondor hangs reading it,
-                # condorcfg reports the cycle)
-                raw = config.expand_self(name, raw, where)
-            config.define(Definition(name, raw, where, origin="env", text=f"{key}={value}"))
-
-
-def _insert_special(config: Config, profile, facts: dict, environ: Mapping[str, str]) -> None:
-    full = config.stored("FULL_HOSTNAME").raw
-    network = config.value("NETWORK_HOSTNAME")
-    if network:
-        full = network
-    config.define(_host_definition("FULL_HOSTNAME", full))
-    config.define(_host_definition("HOSTNAME", full.split(".", 1)[0]))
-    config.define(_host_definition("SUBSYSTEM", config.subsystem))
-    user = environ.get("USER") or environ.get("LOGNAME")
-    if not user:
-        try:
-            import pwd
-
-            user = pwd.getpwuid(os.getuid()).pw_name
-        except (ImportError, KeyError):
-            user = ""
-    if user:
-        config.define(_host_definition("USERNAME", user))
-    addresses = _addresses(config, facts)
-    for name in ("IP_ADDRESS", "IPV4_ADDRESS", "IPV6_ADDRESS"):
-        if addresses.get(name):
-            config.define(_host_definition(name, addresses[name]))
-        elif config.stored(name) is not None:
-            config.undefine(name)
-    if facts.get("DETECTED_CPUS"):
-        config.define(_host_definition("DETECTED_CPUS", facts["DETECTED_CPUS"]))
-    for name in ("FILESYSTEM_DOMAIN", "UID_DOMAIN"):
-        if not config.value(name):  # still undefined (or empty): the full host name
-            config.define(_host_definition(name, full))
-
-
-def _addresses(config: Config, facts: dict) -> dict[str, str]:
-    """The address macros after NETWORK_INTERFACE picks the interface HTCondor would use.
-
-    A literal address is used as is; a pattern (``192.168.*``) keeps the profile's address only
-    if it matches; an interface name cannot be checked against a profile, so the profile's
-    address is kept.
-    """
-    import fnmatch
-    import ipaddress
-
-    wanted = (config.value("NETWORK_INTERFACE") or "").strip()
-    addresses = {name: facts.get(name, "") for name in ("IP_ADDRESS", "IPV4_ADDRESS", "IPV6_ADDRESS")}
-    if not wanted or wanted == "*":
-        return addresses
-    try:
-        literal = ipaddress.ip_address(wanted)
-    except ValueError:
-        literal = None
-    if literal is not None:
-        key = "IPV6_ADDRESS" if literal.version == 6 else "IPV4_ADDRESS"
-        return {"IP_ADDRESS": wanted, key: wanted}
-    if "*" in wanted or any(c.isdigit() for c in wanted.split(".")[0]):
-        return {name: value for name, value in addresses.items() if value and fnmatch.fnmatch(value, wanted)}
-    if "." in wanted:  # a host name, not an interface name: no interface has that address
-        return {}
-    return addresses

@@ -25,6 +25,8 @@ Every rule is one entry of a YAML list in ``rules/<family>.yaml``::
 
 The declarative ``match`` keys are documented in :mod:`condorcfg.lint.declarative`.
 
+Rules are read from ``$CONDORCFG_RULES_DIR`` (directories separated by ``os.pathsep``), else
+the source tree's ``rules/``, else ``<prefix>/share/condorcfg/rules`` (a wheel's data files).
 A malformed rule file is a :class:`RuleFileError` whose diagnostic names the file and line.
 Reading YAML costs ~80 ms of imports, so the validated rules are cached as JSON in the
 user's cache directory, keyed by the rule files' names, sizes and modification times.

@@ -193,6 +193,10 @@ def expanded(ctx, definition) -> str | None:
     from condorcfg.diagnostics import CondorcfgError
 
     try:
+        if getattr(definition, "origin", "file") == "default":
+            # config.source() builds a fresh Definition for a built-in default on every call, so a
+            # cache keyed by object identity (LintContext.expanded) could mix two of them up
+            return ctx.config.expand(definition.raw or "")
         return ctx.expanded(definition)
     except (CondorcfgError, RecursionError):
         return None
