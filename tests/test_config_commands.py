@@ -82,3 +82,24 @@ def test_dump(capsys, config_file):
     assert data["MINUTE"] == "60" and data["X"] == "1" and data["A"] is None
     code, out, _ = run(capsys, "dump", "--config", top, "--machine", profile, "--raw", "--subsystem", "STARTD")
     assert "Y = $(X) two" in out.splitlines() and "Z = startd" in out.splitlines()
+
+
+def test_value_discovers_condor_config_and_local_name(capsys, tmp_path, monkeypatch):
+    top = tmp_path / "condor_config"
+    top.write_text("FOO = generic\nSTARTD.FOO = startd\nLN.FOO = local\nBAD = <$INT(FOO)>\n")
+    monkeypatch.setenv("CONDOR_CONFIG", str(top))
+    code, out, _ = run(capsys, "value", "FOO")
+    assert (code, out) == (0, "generic\n")
+    code, out, _ = run(capsys, "value", "--subsystem", "STARTD", "--local-name", "LN", "FOO")
+    assert (code, out) == (0, "local\n")
+    code, out, err = run(capsys, "value", "BAD")  # a $FUNC() error is a warning, the value is still printed
+    assert code == 0 and out == "<>\n" and "$INT() macro: generic does not evaluate to an integer!" in err
+
+
+def test_command_include_skipped_unless_allowed(capsys, tmp_path):
+    top = tmp_path / "condor_config"
+    top.write_text("include : /bin/echo X = ran |\nY = 1\n")
+    code, out, err = run(capsys, "value", "--config", str(top), "Y", "X")
+    assert code == 1 and out == "1\n" and "command-include" in err and "--allow-exec" in err
+    code, out, err = run(capsys, "value", "--config", str(top), "--allow-exec", "X")
+    assert (code, out) == (0, "ran\n")

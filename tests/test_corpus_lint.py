@@ -6,8 +6,8 @@
   or a true problem to add with its reason (false positives are never listed);
 * the run stays fast enough for a commit hook.
 
-To see the current error findings in the triage format, run this module's
-``_error_findings`` (e.g. ``python -c "import tests.test_corpus_lint as t; ..."``).
+``python tests/test_corpus_lint.py`` prints the current error findings as triage entries
+(with the message where the reason goes), to review and merge into the triage file.
 """
 from __future__ import annotations
 
@@ -100,3 +100,16 @@ def test_triage_rule_slugs_match_codes():
 def test_corpus_lint_is_fast(corpus_results):
     _results, elapsed = corpus_results
     assert elapsed < 30, f"linting the 147 corpus files took {elapsed:.1f} s"
+
+
+if __name__ == "__main__":  # print the current error findings as triage entries, for review
+    import os
+
+    shared_dir = Path(os.environ.get("CONDORCFG_SHARED", ROOT.parent / "shared"))
+    real_dir = shared_dir / "corpus" / "real"
+    ruleset = load_rules([ROOT / "rules"])
+    for corpus_file in _corpus_files(lambda *parts: shared_dir.joinpath(*parts)):
+        for item in engine.run(str(real_dir / corpus_file), ruleset=ruleset).findings:
+            if item.severity == "error":
+                print(f"- file: {corpus_file}\n  line: {item.location.line if item.location else 0}\n"
+                      f"  code: {item.code}\n  rule: {item.rule}\n  reason: {json.dumps(item.message)}")

@@ -38,7 +38,6 @@ def run(args) -> int:
     config = load_from_args(args)
     if config is None:
         return 2
-    print_reader_warnings(config)
     status = 0
     result: dict[str, str | None] = {}
     for name in _names(config, args.all):
@@ -51,6 +50,7 @@ def run(args) -> int:
             print(exc.diagnostic.format(), file=sys.stderr)
             result[name] = None
             status = 2
+    print_reader_warnings(config)  # after expanding: includes the non-fatal $FUNC() errors
     if args.format == "json":
         print(json.dumps(result, indent=2, ensure_ascii=False))
         return status

@@ -58,16 +58,19 @@ def run(args) -> int:
     config = load_from_args(args)
     if config is None:
         return EXIT_ERROR
-    print_reader_warnings(config)
     status = EXIT_OK
     values: dict[str, str | None] = {}
+    failures = []
     for name in args.knobs:
         try:
             values[name] = config.value(name)
         except CondorcfgError as exc:
-            print(exc.diagnostic.format(), file=sys.stderr)
+            failures.append(exc.diagnostic)
             values[name] = None
             status = EXIT_ERROR
+    print_reader_warnings(config)  # after expanding: includes the non-fatal $FUNC() errors
+    for diagnostic in failures:
+        print(diagnostic.format(), file=sys.stderr)
     if args.format == "json":
         if args.verbose:
             out = {name: dict(value=values[name], **(_provenance(config, name) or {})) for name in args.knobs}

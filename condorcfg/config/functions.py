@@ -71,7 +71,10 @@ def _number(text: str, ctx: FunctionContext, want_int: bool):
     if _INT_RE.match(stripped):
         return int(stripped)
     if _REAL_RE.match(stripped):
-        return int(float(stripped)) if want_int else float(stripped)
+        number = float(stripped)
+        if want_int and number != number or number in (float("inf"), float("-inf")):
+            return None  # no integer (HTCondor reports the value as not an integer)
+        return int(number) if want_int else number
     lowered = stripped.lower()
     if lowered in ("true", "false"):
         return int(lowered == "true")
@@ -85,6 +88,8 @@ def _number(text: str, ctx: FunctionContext, want_int: bool):
     if isinstance(value, int):
         return value
     if isinstance(value, float):
+        if want_int and (value != value or value in (float("inf"), float("-inf"))):
+            return None
         return int(value) if want_int else value
     return None
 

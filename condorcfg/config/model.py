@@ -28,7 +28,7 @@ from condorcfg.diagnostics import CondorcfgError, Diagnostic, Location, error, w
 ORIGINS = ("file", "template", "default", "host", "env")
 
 
-@dataclass
+@dataclass(slots=True)
 class Definition:
     """One assignment of a knob and where it came from."""
 
@@ -70,15 +70,20 @@ class Config:
 
     # --- storing ---------------------------------------------------------------------------
 
-    def define(self, definition: Definition) -> Definition:
-        """Make ``definition`` the effective one for its name (keeps the history)."""
-        key = definition.name.upper()
+    def define(self, definition: Definition, key: str | None = None) -> Definition:
+        """Make ``definition`` the effective one for its name (keeps the history); ``key`` = upper-case name."""
+        if key is None:
+            key = definition.name.upper()
         previous = self._table.get(key)
         definition.overrode = previous
         if previous is None:
             self._order.append(key)
+        history = self._history.get(key)
+        if history is None:
+            self._history[key] = [definition]
+        else:
+            history.append(definition)
         self._table[key] = definition
-        self._history.setdefault(key, []).append(definition)
         return definition
 
     def undefine(self, name: str) -> None:

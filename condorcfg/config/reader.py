@@ -29,9 +29,9 @@ from typing import TYPE_CHECKING
 
 from condorcfg.config import statements as st
 from condorcfg.config.conditions import ConditionError, evaluate_condition
-from condorcfg.config.model import Config, Definition
 from condorcfg.config.host import (apply_environment, discover_config, host_definition, insert_hostnames,
                                    insert_special)
+from condorcfg.config.model import Config, Definition
 from condorcfg.config.source import LineTooLong, LogicalLine, decode, logical_lines
 from condorcfg.config.template_args import substitute_arguments, use_items
 from condorcfg.diagnostics import CondorcfgError, Diagnostic, Location, warning
@@ -104,7 +104,7 @@ class Reader:
     def read_file(self, path: str, depth: int, where: Location | None = None, required: bool = True) -> bool:
         """Parse one file; False if it does not exist and is not required."""
         full = path if os.path.isabs(path) else os.path.join(self.cwd, path)
-        if os.path.isdir(full):
+        if "\0" not in full and os.path.isdir(full):
             return True  # HTCondor accepts a directory as an include and reads nothing
         try:
             mode = os.stat(full).st_mode
@@ -119,12 +119,13 @@ class Reader:
         except FileNotFoundError:
             if not required:
                 return False
-            raise _fatal(f"cannot open {path}: no such file; create it or use `include ifexist :`",
-                         where or Location(path), code="missing-file")
-        except OSError as exc:
+            hint = "create it or use `include ifexist :`" if where else "check the path given"
+            raise _fatal(f"cannot open {path}: no such file; {hint}", where or Location(path), code="missing-file")
+        except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
             if not required:
                 return False
-            raise _fatal(f"cannot read {path}: {exc.strerror}", where or Location(path), code="unreadable-file")
+            reason = getattr(exc, "strerror", None) or str(exc)
+            raise _fatal(f"cannot read {path!r}: {reason}", where or Location(path), code="unreadable-file")
         self._note_outside(full, where)
         self.config.files.append(path)
         self.read_text(decode(data), path, depth)
@@ -150,7 +151,7 @@ class Reader:
             raise _fatal("an include command is empty; name a program to run", where, code="bad-command")
         try:
             proc = subprocess.run(argv, capture_output=True, timeout=COMMAND_TIMEOUT, cwd=self.cwd, check=False)
-        except (OSError, subprocess.SubprocessError) as exc:
+        except (OSError, ValueError, subprocess.SubprocessError) as exc:
             raise _fatal(f"cannot run configuration command `{command}`: {exc}", where, code="bad-command")
         output = proc.stdout[:MAX_FILE_SIZE]
         self.config.files.append(command + " |")
@@ -304,24 +305,24 @@ class Reader:
             cfg.diagnostics.append(Diagnostic(
                 "warning", f"obsolete use of ':' for assignment of {name}; write `{name} = ...`", where,
                 code="colon-assignment"))
-        existing = cfg.stored(name)
-        if existing is not None and existing.matches_default and "." not in name:
+        key = name.upper()
+        existing = cfg.stored(key)
+        if existing is not None and existing.matches_default and "." not in key:
             existing = None  # HTCondor never stored that one (it repeated the default)
         if operator == "+=":
-            old = existing.raw if existing is not None else cfg.defaults.get(name.upper())
+            old = existing.raw if existing is not None else cfg.defaults.get(key)
             value = f"{old} {value}" if old else value
         raw = cfg.expand_self(name, value, where) if "$" in value else value
         matches_default = False
         if existing is None:
             # HTCondor stores the built-in text when a new value just repeats the default (TRUE -> true);
             # for PREFIX.KNOB the default of KNOB counts.
-            default = cfg.defaults.get(name.upper().split(".", 1)[-1])
+            default = cfg.defaults.get(key.split(".", 1)[-1] if "." in key else key)
             if default is not None and _same_param_value(default, raw):
                 raw, matches_default = default, True
-        origin = "template" if statement.template else "file"
-        cfg.define(Definition(name, raw, where, origin=origin, template=statement.template,
-                              use_location=statement.use_location, text=statement.text,
-                              matches_default=matches_default))
+        template = statement.template
+        cfg.define(Definition(name, raw, where, "template" if template else "file", template,
+                              statement.use_location, None, statement.text, matches_default), key)
 
     def _include(self, options: str, target_text: str, depth: int, where: Location) -> None:
         ifexist = command = False
@@ -451,7 +452,7 @@ class Reader:
         full = directory if os.path.isabs(directory) else os.path.join(self.cwd, directory)
         try:
             names = os.listdir(full)
-        except OSError:
+        except (OSError, ValueError):
             return  # a missing directory is silently ignored
         pattern_text = self.config.value("LOCAL_CONFIG_DIR_EXCLUDE_REGEXP")
         pattern = None

@@ -107,12 +107,54 @@ def select_rules(ruleset, settings: LintSettings) -> list:
 
 # ---------------------------------------------------------------- context given to checks
 
+class _MemoConfig:
+    """A read-only view of a Config that remembers lookups for the length of one lint run.
+
+    Every rule walks ``names()`` and asks ``source``/``value`` of the same knobs; the config
+    does not change while it is linted, so computing each answer once keeps a 10,000-line
+    configuration fast without each check caching on its own.  Anything else is delegated.
+    """
+
+    def __init__(self, config):
+        self._config = config
+        self._names = None
+        self._memo: dict[tuple[str, str], object] = {}
+
+    def __getattr__(self, attribute):
+        return getattr(self._config, attribute)
+
+    def names(self) -> list[str]:
+        if self._names is None:
+            self._names = list(self._config.names())
+        return list(self._names)
+
+    def _remember(self, method: str, name: str):
+        key = (method, name)
+        try:
+            return self._memo[key]
+        except KeyError:
+            found = self._memo[key] = getattr(self._config, method)(name)
+            return found
+
+    def source(self, name):
+        return self._remember("source", name)
+
+    def value(self, name):
+        return self._remember("value", name)
+
+    def raw(self, name):
+        return self._remember("raw", name)
+
+    def history(self, name):
+        return list(self._remember("history", name))
+
+
 class LintContext:
     """What a check sees: the composed config, the machine, the knowledge base, its rule and options."""
 
     def __init__(self, config, machine=None, settings: LintSettings | None = None, ruleset=None,
                  machine_given: bool = False):
-        self.config = config
+        self.config = config if isinstance(config, _MemoConfig) else _MemoConfig(config)
         self.machine = machine if machine is not None else getattr(config, "machine", None)
         self.machine_given = machine_given
         self.settings = settings or LintSettings()
@@ -143,9 +185,9 @@ class LintContext:
         return any(p.fullmatch(name) for p in self._known)
 
     def names(self) -> list[str]:
-        """``config.names()``, computed once per run (every rule asks for it)."""
+        """``config.names()``, computed once per run (every rule asks for it); do not modify."""
         if self._names is None:
-            self._names = list(self.config.names())
+            self._names = self.config.names()
         return self._names
 
     def names_matching(self, pattern: str) -> list[str]:

@@ -37,7 +37,6 @@ import hashlib
 import json
 import os
 import re
-import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -122,15 +121,13 @@ class RuleSet:
 
 
 def default_rules_dirs() -> list[Path]:
-    """``$CONDORCFG_RULES_DIR`` (directories separated by os.pathsep) or the project's ``rules/``."""
+    """``$CONDORCFG_RULES_DIR`` (directories separated by os.pathsep) or the shipped ``rules/``."""
     override = os.environ.get(RULES_DIR_ENV)
     if override:
         return [Path(p) for p in override.split(os.pathsep) if p]
-    return [SOURCE_TREE_RULES if SOURCE_TREE_RULES.is_dir() or not INSTALLED_RULES.is_dir() else INSTALLED_RULES]
+    from condorcfg.resources import data_dir
 
-
-SOURCE_TREE_RULES = Path(__file__).resolve().parents[2] / "rules"  # a checkout or editable install
-INSTALLED_RULES = Path(sys.prefix) / "share" / "condorcfg" / "rules"  # a wheel's data-files
+    return [data_dir("rules")]
 
 
 _loaded: dict[str, RuleSet] = {}
@@ -146,9 +143,9 @@ def load_rules(directories=None, use_cache: bool = True) -> RuleSet:
     if not files:
         names = ", ".join(str(d) for d in directories)
         hint = f"set {RULES_DIR_ENV} to the rules/ directory"
-        if list(map(Path, directories)) == [SOURCE_TREE_RULES] and not SOURCE_TREE_RULES.is_dir():
-            hint = (f"this installation of condorcfg lacks its rule files (looked in {SOURCE_TREE_RULES} and "
-                    f"{INSTALLED_RULES}); the package must install rules/*.yaml as data files, or {hint}")
+        if not any(Path(d).is_dir() for d in directories):
+            hint = (f"this installation of condorcfg lacks its rule files (the package installs rules/*.yaml "
+                    f"under <prefix>/share/condorcfg/rules); reinstall it, or {hint}")
         raise RuleFileError(Diagnostic("error", f"no rule files (*.yaml) found in {names}; {hint}", Location(names)))
     key = _cache_key(files)
     if key in _loaded:

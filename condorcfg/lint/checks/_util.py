@@ -341,3 +341,16 @@ def name_rule(ctx, pattern: str, message: str):
         definition = ctx.config.source(name)
         if is_user(definition) and regex.fullmatch(name.split(".")[-1]):
             yield ctx.finding(message.format(knob=name), at=definition)
+
+
+def trailing_comment_offset(raw: str) -> int | None:
+    """Offset of a ``#`` that starts a would-be comment (after a blank, outside quotes), or None."""
+    quoted = False
+    previous = " "
+    for index, char in enumerate(raw):
+        if char == '"' and previous != "\\":
+            quoted = not quoted
+        elif char == "#" and not quoted and previous in " \t" and index > 0:
+            return index
+        previous = char
+    return None

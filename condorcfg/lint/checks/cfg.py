@@ -10,20 +10,7 @@ import re
 
 from condorcfg.diagnostics import Location
 from condorcfg.lint.checks import check
-from condorcfg.lint.checks._util import EXPRESSION_KNOBS, is_user, raw_span
-
-
-def _trailing_comment(raw: str) -> int | None:
-    """Offset of a ``#`` that starts a would-be comment (after a blank, outside quotes), or None."""
-    quoted = False
-    previous = " "
-    for index, char in enumerate(raw):
-        if char == '"' and previous != "\\":
-            quoted = not quoted
-        elif char == "#" and not quoted and previous in " \t" and index > 0:
-            return index
-        previous = char
-    return None
+from condorcfg.lint.checks._util import EXPRESSION_KNOBS, is_user, raw_span, trailing_comment_offset
 
 
 @check
@@ -35,7 +22,7 @@ def trailing_comment(ctx):
         raw = definition.raw or ""
         if "#" not in raw or "\n" in raw:
             continue  # heredoc bodies keep their own comment syntax
-        at = _trailing_comment(raw)
+        at = trailing_comment_offset(raw)
         if at is None:
             continue
         kind = "expression" if EXPRESSION_KNOBS.fullmatch(name) else "value"
