@@ -56,7 +56,7 @@ FUNCTIONS = {  # name -> allowed argument counts
     "stringListSubsetMatch": [2], "nosuchfn": [1], "isAbsTime": [1], "isRelTime": [1], "relTime": [1],
     "absTime": [1, 2], "getDays": [1], "stringListAvg": [1, 2], "stringListMin": [1], "stringListMax": [1],
     "stringListISubsetMatch": [2], "stringList_regexpMember": [2], "versionLE": [2], "version_in_range": [3],
-    "ceil": [1], "getYear": [1], "getHours": [1], "getSeconds": [1], "splitTime": [1], "formatTime": [1, 2],
+    "ceil": [1], "getYear": [1], "getHours": [1], "getSeconds": [1], "splitTime": [1],
     "toupper": [1], "IFTHENELSE": [3], "envV1ToV2": [1], "argsToList": [1], "listToArgs": [1],
     "mergeEnvironment": [0, 1, 2], "regexps": [3], "replace": [3], "replaceAll": [3], "unparse": [1],
     "time": [1], "currentTime": [1], "debug": [1], "evalInEachContext": [2], "countMatches": [2],

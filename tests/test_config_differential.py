@@ -168,6 +168,39 @@ class Generator:
         return "".join(self.statement() for _ in range(self.rng.randrange(4, 12)))
 
 
+# Hand-picked edge cases (checked against HTCondor while writing the reader), kept as regression cases.
+EDGE_CASES = [
+ ("A = x\nX = $(Y:$(A))\n", ["X"]),
+ ("#opt:oldcomment\n# c \\\nX = 1\nY = 2\n", ["X","Y"]),
+ ("X = a\\", ["X"]),
+ ("if true # comment\nX = 1\nendif\n", ["X"]),
+ ("a/b = 1\nX = $(a/b)\n", ["X", "a/b"]),
+ ("X = $(A:b:c)\n", ["X"]),
+ ("X = $(DOLLAR)\nY = cost $$\nZ = $$\n", ["X","Y","Z"]),
+ ("X = <$ENV()>\nY = <$INT()>\nZ = <$F()>\nW = <$SUBSTR()>\nV = <$EVAL()>\n", ["X","Y","Z","W","V"]),
+ ("X = 1\nX = $(X:$(X)) $(X)\n", ["X"]),
+ ("START = $(START) && $(START)\n", ["START"]),
+ ("use ROLE : Execute(x)\n", ["DAEMON_LIST"]),
+ ("X = $(IsStartd)\nIsTool = false\nY = $(IsTool)\n", ["X","Y","IsTool"]),
+ ("X = 1\nif $(X)\nY = a\nelif $(NOPE)\nY = b\nendif\n", ["Y"]),
+ ("X @=e\n  a \\\n  b\n@e\n", ["X"]),
+ ("X = $INT(3.5e2)\nY = $REAL(1e3)\nZ = $INT(-7.9)\nW = $REAL(-0.0)\n", ["X","Y","Z","W"]),
+ ("X = $SUBSTR(N,0,0)\nN=abc\nY = $SUBSTR(N, 1, -1)\n", ["X","Y"]),
+ ("L = a , b ,c\nX = $CHOICE(2,L)\nY = $CHOICE( 1 , p , q )\n", ["X","Y"]),
+ ("P = a.b/c\nX = $Fn(P)|$Fx(P)|$Fp(P)|$Fd(P)\n", ["X"]),
+ ("P = /a.b/c.d.e\nX = $Fxb(P)|$Fnb(P)|$Fdb(P)\n", ["X"]),
+ ("X = $STRING(Q)\nQ = \"quoted\"\nY = $STRING(\"lit\")\n", ["X","Y"]),
+ ("X = $EVAL(L)\nL = {1, 2, \"a\"}\nY = $EVAL(R)\nR = [a = 1; b = \"x\"]\n", ["X","Y"]),
+ ("X = $EVAL(A)\nA = 1.5\nY = $EVAL(B)\nB = 1e100\nZ = $EVAL(C)\nC = -0.25\n", ["X","Y","Z"]),
+ ("X = $INT(T)\nT = true && false\nY = $REAL(U)\nU = 3 / 2.0\n", ["X","Y"]),
+ ("X = $INT(5,%5d|)\nY = $INT(5,%-5d|)\nZ = $REAL(2.5,%e)\nW = $REAL(2.5,%08.3f)\n", ["X","Y","Z","W"]),
+]
+
+
+def edge_cases() -> list[dict]:
+    return [{"id": f"edge-{number:02d}", "text": text, "knobs": knobs} for number, (text, knobs) in enumerate(EDGE_CASES)]
+
+
 def generate_cases() -> list[dict]:
     rng = random.Random(SEED)
     cases = []
@@ -274,7 +307,7 @@ def _profile() -> MachineProfile:
 @pytest.fixture(scope="module")
 def compared(oracle, tmp_path_factory):
     root = tmp_path_factory.mktemp("differential")
-    cases = generate_cases() + generate_structure_cases()
+    cases = edge_cases() + generate_cases() + generate_structure_cases()
     for case in cases:
         _write_case(case, root)
     return cases, run_oracle(cases, root), root

@@ -45,6 +45,11 @@ def _crash_when_set(ctx):
         raise RuntimeError("boom")
 
 
+@check("tst_machine_cpus")
+def _machine_cpus(ctx):
+    yield ctx.finding(f"cpus={ctx.machine.cpus}", at=Location(ctx.config.files[0], 1, 1))
+
+
 # ---------------------------------------------------------------- a stand-in Config
 
 @dataclass
@@ -541,3 +546,27 @@ def test_known_site_knobs_reach_the_checks(tmp_path):
     assert ctx.is_site_knob("site_gpu_monitor") and ctx.is_site_knob("OTHER") and not ctx.is_site_knob("OTHERS")
     assert ctx.names_matching("site_gpu_monitor|NOPE") == ["SITE_GPU_MONITOR"]
     assert [d.name for d in ctx.definitions("SITE_.*")] == ["SITE_GPU_MONITOR"]
+
+
+def test_machine_profiles_from_the_project(cli, tmp_path, monkeypatch):
+    monkeypatch.setattr(engine, "run", _fake_run)
+    write(tmp_path, "X = 1\n", "a.conf")
+    (tmp_path / "big.yaml").write_text("cpus: 64\n")
+    (tmp_path / ".condorcfg.yaml").write_text(
+        "select: [TST004]\nmachine-profiles: {small: {cpus: 3}, big: big.yaml}\n")
+    assert "cpus=3" in cli("a.conf", "--machine", "small")[1]
+    assert "cpus=64" in cli("a.conf", "--machine", "big")[1]
+    status, out, _ = cli("a.conf")  # no profile: the rule does not guess from this host
+    assert status == 0 and "cpus=" not in out and "1 rule skipped (need --machine)" in out
+    status, _, err = cli("a.conf", "--machine", "nowhere.yaml")
+    assert status == 2 and "cannot read machine profile" in err
+
+
+def test_malformed_rule_file_is_a_usage_error(cli, tmp_path, monkeypatch):
+    rules = tmp_path / "bad-rules"
+    rules.mkdir()
+    (rules / "x.yaml").write_text("- code: X1\n")
+    monkeypatch.setenv("CONDORCFG_RULES_DIR", str(rules))
+    write(tmp_path, "X = 1\n", "a.conf")
+    status, _, err = cli("a.conf")
+    assert status == 2 and f"{rules / 'x.yaml'}:1:" in err and "3 capital letters" in err

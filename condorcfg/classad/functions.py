@@ -673,7 +673,9 @@ def _bytes(s: str) -> bytes:
 
 
 def natural_cmp(s1: bytes, s2: bytes) -> int:
-    """strverscmp-like comparison, returning HTCondor's raw difference."""
+    """strverscmp-like comparison, returning HTCondor's raw difference (C chars are signed)."""
+    s1 = [c - 256 if c > 127 else c for c in s1]
+    s2 = [c - 256 if c > 127 else c for c in s2]
     n1, n2 = len(s1), len(s2)
     i = 0
     while i < n1 and i < n2 and s1[i] == s2[i]:
@@ -1470,6 +1472,10 @@ def _get_field(name):
     return get
 
 
+def _int32(v: int) -> int:
+    return ((v + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
+
+
 def _c_rem(a, b):
     r = abs(a) % abs(b)
     return -r if a < 0 else r
@@ -1511,10 +1517,11 @@ def _split_reltime(rsecs):
 def _do_split_time(v):
     t = type(v)
     try:
-        if t is int:
-            return _split_abstime(v, _local_offset(v))
+        if t is int:  # the C++ reads numbers into a 32-bit int here
+            secs = _int32(v)
+            return _split_abstime(secs, _local_offset(secs))
         if t is float:
-            secs = real_to_int(v)
+            secs = -(1 << 31) if v != v or not -2147483649.0 < v < 2147483648.0 else int(v)
             return _split_abstime(secs, _local_offset(secs))
         if t is AbsTime:
             return _split_abstime(v.seconds, v.offset)

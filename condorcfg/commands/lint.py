@@ -81,6 +81,10 @@ def run(args) -> int:
     units = _units(args, project)
     if isinstance(units, str):
         return _usage(units)
+    for root in project.roots:
+        if root in units and not os.path.exists(root):
+            return _usage(f"cannot read {root}: no such file (listed in `roots` of {project.path})")
+
     def lint_one(target):
         return engine.run(target, machine=machine, settings=settings, ruleset=ruleset, allow_exec=args.allow_exec)
 

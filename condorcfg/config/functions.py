@@ -72,7 +72,7 @@ def _number(text: str, ctx: FunctionContext, want_int: bool):
         return int(stripped)
     if _REAL_RE.match(stripped):
         number = float(stripped)
-        if want_int and number != number or number in (float("inf"), float("-inf")):
+        if want_int and number in (float("inf"), float("-inf")):
             return None  # no integer (HTCondor reports the value as not an integer)
         return int(number) if want_int else number
     lowered = stripped.lower()

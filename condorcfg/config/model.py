@@ -19,11 +19,11 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from condorcfg.config import macros
+from condorcfg.diagnostics import CondorcfgError, Diagnostic, Location, error, warning
+
 if TYPE_CHECKING:
     from typing import Mapping
-
-from condorcfg.config import macros
-from condorcfg.diagnostics import CondorcfgError, Diagnostic, Location, error, warning  # noqa: F401
 
 ORIGINS = ("file", "template", "default", "host", "env")
 

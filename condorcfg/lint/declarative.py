@@ -24,7 +24,7 @@ Two more forms report things that are not knob definitions (no other key may be 
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 ENGINE_KINDS = ("unused-suppression", "invalid-suppression", "internal-error", "config-diagnostic")
 _KNOB_KEYS = {"knob", "value", "value_not", "expanded", "parse", "references", "scope", "definitions",

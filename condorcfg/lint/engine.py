@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Iterable
+from collections.abc import Iterable
 
 from condorcfg.diagnostics import ERROR, INFO, SEVERITIES, WARNING, CondorcfgError, Diagnostic, Location
 
@@ -164,7 +164,7 @@ class LintContext:
         self._known = [re.compile(p, re.IGNORECASE) for p in self.settings.known_knobs]
         self._lines: dict[str, list[str]] = {}
         self._parsed: dict[str, tuple] = {}
-        self._expanded: dict[int, str] = {}
+        self._expanded: dict[int, tuple] = {}
         self._knowledge = None
         self._names: list[str] | None = None
         self._upper: dict[str, str] | None = None
@@ -232,15 +232,18 @@ class LintContext:
 
     def expanded(self, definition) -> str:
         """The expanded value of a definition (the effective one's is ``config.value``)."""
-        key = id(definition)
-        if key not in self._expanded:
-            effective = self.config.source(definition.name)
-            if effective is definition:
+        cached = self._expanded.get(id(definition))
+        if cached is not None and cached[0] is definition:  # (definition, value): ids can be reused
+            return cached[1]
+        try:
+            if self.config.source(definition.name) is definition:
                 value = self.config.value(definition.name)
             else:
                 value = self.config.expand(definition.raw or "")
-            self._expanded[key] = value or ""
-        return self._expanded[key]
+        except CondorcfgError:
+            value = ""  # a macro cycle: MAC202 reports it, other rules see no value
+        self._expanded[id(definition)] = (definition, value or "")
+        return value or ""
 
     def parse_expression(self, text: str):
         """``(node, None)`` or ``(None, ParseProblem)`` for a ClassAd expression; cached by text."""

@@ -108,7 +108,7 @@ def _read_text(path: Path) -> str:
 
 def _read_toml(path: Path) -> dict | None:
     text = _read_text(path)
-    if "condorcfg" not in text:
+    if "tool.condorcfg" not in text:
         return None  # most pyproject.toml files are not ours: skip importing and parsing TOML
     import tomllib
 

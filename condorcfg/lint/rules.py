@@ -33,7 +33,6 @@ user's cache directory, keyed by the rule files' names, sizes and modification t
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -46,6 +45,7 @@ RULES_DIR_ENV = "CONDORCFG_RULES_DIR"
 CODE_RE = re.compile(r"^[A-Z]{3}[0-9]{3}$")
 SLUG_RE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 _CACHE_FORMAT = 3  # bump when Rule's fields change
+_CACHE_KEEP = 8    # cache files kept (several checkouts may share the cache directory)
 
 _KEYS = {"code", "name", "severity", "summary", "rationale", "fix", "check", "match", "enabled",
          "ignorable", "options", "references", "needs", "examples"}
@@ -341,35 +341,49 @@ def _cache_dir() -> Path:
 
 
 def _cache_key(files: list[Path]) -> str:
-    digest = hashlib.sha256(f"{_CACHE_FORMAT}".encode())
+    """What the cached rules depend on: the rule files' paths, sizes and times, and this code."""
+    parts = [str(_CACHE_FORMAT)]
     for path in files + [Path(__file__), Path(__file__).with_name("declarative.py")]:
         try:
             stat = path.stat()
         except OSError:
             continue
-        digest.update(f"{path.resolve()}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
-    return digest.hexdigest()[:32]
+        parts.append(f"{path.resolve()}\0{stat.st_size}\0{stat.st_mtime_ns}")
+    return "\n".join(parts)
+
+
+def _cache_file(key: str) -> Path:
+    import zlib  # a short file name; the full key inside the file guards against collisions
+
+    return _cache_dir() / f"rules-{zlib.crc32(key.encode()):08x}.json"
 
 
 def _read_cache(key: str) -> list[Rule] | None:
     try:
-        data = json.loads((_cache_dir() / f"rules-{key}.json").read_text(encoding="utf-8"))
+        data = json.loads(_cache_file(key).read_text(encoding="utf-8"))
+        if data.get("key") != key:
+            return None
         rules = []
-        for item in data:
+        for item in data["rules"]:
             item["pass_examples"] = [Example(**e) for e in item["pass_examples"]]
             item["fail_examples"] = [Example(**e) for e in item["fail_examples"]]
             rules.append(Rule(**item))
         return rules
-    except (OSError, ValueError, TypeError, KeyError):
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return None  # no cache or a stale/corrupt one: read the YAML
 
 
 def _write_cache(key: str, rules: list[Rule]) -> None:
-    directory = _cache_dir()
+    target = _cache_file(key)
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        tmp = directory / f"rules-{key}.json.{os.getpid()}"
-        tmp.write_text(json.dumps([asdict(r) for r in rules]), encoding="utf-8")
-        os.replace(tmp, directory / f"rules-{key}.json")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f"{target.name}.{os.getpid()}")
+        tmp.write_text(json.dumps({"key": key, "rules": [asdict(r) for r in rules]}), encoding="utf-8")
+        os.replace(tmp, target)
+        directory = target.parent
+        # Every edit of a rule file makes a new cache entry: keep only the most recent few.
+        entries = sorted(directory.glob("rules-*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for stale in entries[_CACHE_KEEP:]:
+            stale.unlink(missing_ok=True)
     except OSError:
         pass  # a read-only home only costs speed

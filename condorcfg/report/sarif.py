@@ -18,7 +18,6 @@ from condorcfg.report import source_line
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
-INFORMATION_URI = "https://github.com/condorcfg/condorcfg"
 
 
 def render(result, view) -> str:
@@ -44,7 +43,7 @@ def render(result, view) -> str:
         results.append(item)
     run = {
         "tool": {"driver": {"name": "condorcfg", "version": __version__, "semanticVersion": __version__,
-                            "informationUri": INFORMATION_URI, "rules": [_descriptor(r) for r in rules]}},
+                            "rules": [_descriptor(r) for r in rules]}},
         "originalUriBaseIds": {"%SRCROOT%": {"uri": root.as_uri() + "/"}},
         "columnKind": "unicodeCodePoints",
         "results": results,

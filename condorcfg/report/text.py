@@ -1,5 +1,8 @@
 """Human report: ``file:line:col: severity CODE slug message``, the source line, a caret, a summary.
 
+Notes (provenance) and the fix follow each finding, and the first finding of each rule says
+how to read that rule's page.
+
 The caret underlines the finding's column range (``^~~~``) when it has one.  Colour is used
 only when asked for (the CLI turns it on for a terminal unless ``NO_COLOR`` is set).
 """
@@ -14,6 +17,7 @@ _BOLD, _DIM, _RESET, _CARET = "\033[1m", "\033[2m", "\033[0m", "\033[1;32m"
 def render(result, view) -> str:
     paint = (lambda code, text: f"{code}{text}{_RESET}") if view.color else (lambda code, text: text)
     out = []
+    explained = set()
     for finding in result.findings:
         loc = finding.location
         where = ""
@@ -29,6 +33,9 @@ def render(result, view) -> str:
             out.append(f"  = note: {note}")
         if finding.fix:
             out.append(f"  = help: {' '.join(finding.fix.split())}")
+        if finding.code and finding.code not in explained:  # the rule's page, once per rule
+            explained.add(finding.code)
+            out.append(f"  = docs: condorcfg explain {finding.code}")
     out.append(summary(result, paint))
     return "\n".join(out) + "\n"
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 CheckFunction = Callable[..., Iterable]
 
