@@ -7,7 +7,8 @@ a machine other than the one running the tool.  Without a profile the local
 host is detected.  The same profile later sizes the slots.
 
 Profile keys: ``hostname``, ``cpus``, ``memory`` (MiB), ``disk`` (KiB),
-``swap`` (KiB), ``ip``, ``ipv6``, ``opsys``, ``arch``, ``gpus`` (a count or a list of
+``swap`` (KiB), ``ip``, ``ipv6``, ``opsys``, ``arch``, ``os_name``,
+``os_version``, ``os_long_name``, ``kernel``, ``gpus`` (a count or a list of
 ids), ``resources`` (``{Tag: quantity | [ids]}``).
 """
 from __future__ import annotations
@@ -32,6 +33,10 @@ class MachineProfile:
     ipv6: str = ""  # empty: the host has no public IPv6 address
     opsys: str = "LINUX"
     arch: str = "X86_64"
+    os_name: str = ""  # distribution as HTCondor names it: "Debian", "AlmaLinux", ...
+    os_version: str = ""  # "12", "9.4"
+    os_long_name: str = ""  # "Debian GNU/Linux 12"
+    kernel: str = ""  # uname release, e.g. "6.1.0-18-amd64"
     gpus: int | list[str] = 0
     resources: dict[str, int | float | list[str]] = field(default_factory=dict)
     source: str = "<detected>"
@@ -65,6 +70,29 @@ class MachineProfile:
             "ARCH": arch,
             "UNAME_ARCH": platform.machine() if self.source == "<detected>" else arch.lower(),
             "UNAME_OPSYS": opsys.capitalize(),
+            "UTSNAME_SYSNAME": opsys.capitalize(),
+            "UTSNAME_NODENAME": self.hostname,
+            "UTSNAME_MACHINE": arch.lower(),
+            **self._os_release_facts(opsys),
+            **({"UTSNAME_RELEASE": self.kernel} if self.kernel else {}),
+            **({"UTSNAME_VERSION": platform.version()} if self.source == "<detected>" else {}),
+        }
+
+    def _os_release_facts(self, opsys: str) -> dict[str, str]:
+        # HTCondor derives these from /etc/os-release; a profile without os_name has none.
+        if not self.os_name:
+            return {}
+        parts = (self.os_version or "0").split(".")
+        major = parts[0] if parts[0].isdigit() else "0"
+        minor = parts[1] if len(parts) > 1 and parts[1].isdigit() else "0"
+        return {
+            "OPSYSNAME": self.os_name,
+            "OPSYSSHORTNAME": self.os_name,
+            "OPSYSLONGNAME": self.os_long_name or f"{self.os_name} {self.os_version}".strip(),
+            "OPSYSMAJORVER": major,
+            "OPSYSVER": str(int(major) * 100 + int(minor)),
+            "OPSYSANDVER": f"{self.os_name}{major}",
+            "OPSYSLEGACY": opsys,
         }
 
 
@@ -129,7 +157,8 @@ def load_profile(path: str) -> MachineProfile:
 
 def detect() -> MachineProfile:
     """The local host, as far as it can be seen without privileges."""
-    hostname = socket.getfqdn() or socket.gethostname() or "localhost"
+    # gethostname() only: getfqdn() asks the resolver, which can stall start-up for seconds
+    hostname = socket.gethostname() or "localhost"
     try:
         pages = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
         memory = pages // (1024 * 1024)
@@ -140,11 +169,73 @@ def detect() -> MachineProfile:
         disk = stat.f_bavail * stat.f_frsize // 1024
     except OSError:
         disk = 0
-    try:
-        ip = socket.gethostbyname(socket.gethostname())
-    except OSError:
-        ip = "127.0.0.1"
+    ip = _address_from_hosts_file(hostname) or _routed_address(socket.AF_INET, "192.0.2.1") or "127.0.0.1"
+    ipv6 = _routed_address(socket.AF_INET6, "2001:db8::1") or ""
     arch = {"x86_64": "X86_64", "amd64": "X86_64", "aarch64": "aarch64", "arm64": "aarch64"}.get(
         platform.machine().lower(), platform.machine().upper())
+    release = _os_release()
+    name = _DISTRIBUTIONS.get(release.get("ID", "").lower(), release.get("ID", "").capitalize())
+    version = release.get("VERSION_ID", "")
     return MachineProfile(hostname=hostname, cpus=os.cpu_count() or 1, memory=memory, disk=disk,
-                          swap=0, ip=ip, opsys=platform.system().upper() or "LINUX", arch=arch)
+                          swap=_swap_kib(), ip=ip, ipv6=ipv6, opsys=platform.system().upper() or "LINUX", arch=arch,
+                          os_name=name, os_version=version,
+                          os_long_name=f"{release.get('NAME', name)} {version}".strip() if name else "",
+                          kernel=platform.release())
+
+
+_DISTRIBUTIONS = {"debian": "Debian", "ubuntu": "Ubuntu", "rhel": "RedHat", "centos": "CentOS",
+                  "almalinux": "AlmaLinux", "rocky": "Rocky", "fedora": "Fedora", "opensuse-leap": "openSUSE",
+                  "sles": "SLES", "amzn": "AmazonLinux"}
+
+
+def _os_release() -> dict[str, str]:
+    try:
+        with open("/etc/os-release", encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return {}
+    fields_ = {}
+    for line in lines:
+        key, sep, value = line.partition("=")
+        if sep:
+            fields_[key.strip()] = value.strip().strip('"')
+    return fields_
+
+
+def _swap_kib() -> int:
+    try:
+        with open("/proc/meminfo", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("SwapTotal:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def _address_from_hosts_file(hostname: str) -> str:
+    """The host's address from /etc/hosts, without asking DNS (fast and offline)."""
+    try:
+        with open("/etc/hosts", encoding="utf-8") as handle:
+            for line in handle:
+                fields_ = line.split("#", 1)[0].split()
+                if len(fields_) >= 2 and hostname in fields_[1:] and not fields_[0].startswith("127."):
+                    return fields_[0]
+    except OSError:
+        pass
+    return ""
+
+
+def _routed_address(family, documentation_address: str) -> str:
+    """The local address the kernel would route from (HTCondor's "most public" interface).
+
+    Connecting a UDP socket only asks the routing table: no packet is sent, no
+    resolver is asked.  The target is a documentation address (RFC 5737/3849).
+    """
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.connect((documentation_address, 9))
+            address = probe.getsockname()[0]
+    except OSError:
+        return ""
+    return "" if address.startswith(("127.", "::1", "fe80")) else address

@@ -53,14 +53,21 @@ def format_real(value: float) -> str:
 
 
 def format_reltime(seconds) -> str:
-    """``[-][D+]HH:MM:SS`` with leading zero fields dropped (fractions are not printed)."""
-    secs = int(seconds)
+    """``[-][D+]HH:MM:SS`` with leading zero fields dropped.
+
+    HTCondor prints through a 32-bit int: fractions are cut, and out-of-range
+    values print the (odd) digits INT_MIN gives, e.g. ``--24855+-3:-14:-8``.
+    """
+    if isinstance(seconds, float):
+        secs = -(1 << 31) if seconds != seconds or not -2147483649.0 < seconds < 2147483648.0 else int(seconds)
+    else:
+        secs = ((int(seconds) + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
     sign = ""
     if secs < 0:
-        sign, secs = "-", -secs
-    days, rest = divmod(secs, 86400)
-    hours, rest = divmod(rest, 3600)
-    minutes, secs = divmod(rest, 60)
+        sign, secs = "-", ((-secs + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
+    days, rest = _c_div(secs, 86400), _c_rem(secs, 86400)
+    hours, rest = _c_div(rest, 3600), _c_rem(rest, 3600)
+    minutes, secs = _c_div(rest, 60), _c_rem(rest, 60)
     out = sign
     if days:
         out += "%d+" % days
