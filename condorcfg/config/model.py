@@ -37,10 +37,15 @@ class Definition:
     location: Location
     origin: str = "file"  # file | template | default | host | env
     template: str | None = None  # "ROLE:Execute" for a template definition
-    use_location: Location | None = None  # the `use` line that applied the template
+    # the `use` line that applied the template; for nested templates the user's own (outermost)
+    # `use` line, for an AUTO_USE_<CAT>_<Name> knob that knob's definition
+    use_location: Location | None = None
     overrode: "Definition | None" = None
     text: str | None = None  # the logical line as written (for --verbose)
     matches_default: bool = False  # HTCondor kept the built-in text because the value equals it
+    # every `use` that led to this definition, outermost first: ((template, use Location), ...);
+    # the last entry is (self.template, the `use` line inside the enclosing template body)
+    template_chain: tuple = ()
 
     def describe(self) -> str:
         where = str(self.location)

@@ -10,7 +10,9 @@ Order of work (config-language.md section 2):
 4. ``LOCAL_CONFIG_DIR``, ``LOCAL_CONFIG_FILE`` (re-read after each file),
    ``LOCAL_CONFIG_DIR`` again if it changed, ``USER_CONFIG_FILE``;
 5. ``_CONDOR_*`` environment overrides;
-6. the re-inserted special macros and the ``UID_DOMAIN``/``FILESYSTEM_DOMAIN``
+6. the templates of true ``AUTO_USE_<CATEGORY>_<Name>`` knobs (configured or built-in, such as
+   the schedd's ``AUTO_USE_FEATURE_PelicanRetryPolicy = $(IsSchedd)``), in name order;
+7. the re-inserted special macros and the ``UID_DOMAIN``/``FILESYSTEM_DOMAIN``
    fallbacks.
 
 Configuration text is untrusted: commands (``include : cmd |``,
@@ -42,6 +44,8 @@ if TYPE_CHECKING:
 MAX_INCLUDE_DEPTH = 20  # HTCondor: "includes nested too deep" at depth 20
 MAX_IF_DEPTH = 63  # the 64th nested if is fatal in HTCondor
 MAX_USE_DEPTH = 16  # nested `use` inside template bodies
+MAX_NAMES_LISTED = 10  # an unknown template's message lists the category's names only up to this many
+AUTO_USE_PREFIX = "AUTO_USE_"  # AUTO_USE_<CATEGORY>_<Name> = <condition> applies a template
 MAX_FILE_SIZE = 16 * 1024 * 1024  # the largest real config seen is ~112 KB
 COMMAND_TIMEOUT = 60  # seconds, for --allow-exec commands
 DEFAULT_EXCLUDE_REGEXP = (r"^((\..*)|(.*\.pl)|(.*\.py)|(.*\.sh)|(.*~)|(#.*)|(.*\.rpmsave)|(.*\.rpmnew)"
@@ -89,6 +93,8 @@ class Reader:
         self.allowed_dirs = [os.path.realpath(d) for d in allowed_dirs]
         self.cwd = cwd
         self.use_depth = 0
+        # the `use` lines being applied, outermost first: (template "CAT:Name", use Location)
+        self.use_chain: list[tuple[str, Location]] = []
 
     # --- sources ---------------------------------------------------------------------------
 
@@ -175,6 +181,7 @@ class Reader:
                          Location(file, exc.line), code="line-too-long")
         ifs: list[list] = []  # [parent_active, taking, done, seen_else, location]
         active = True  # all enclosing branches are taken
+        chain = tuple(self.use_chain) if template else ()
         index = 0
         count = len(lines)
         cfg = self.config
@@ -190,19 +197,20 @@ class Reader:
                     text_ = rest
             keyword = st.if_keyword(text_)
             if keyword:
-                self._if_line(keyword, ifs, active, where, line, template, use_location)
+                self._if_line(keyword, ifs, active, where, line, template, use_location, chain)
                 active = all(entry[1] for entry in ifs)
                 continue
             if not active:
                 cfg.statements.append(st.Statement("skipped", where, text_, active=False, template=template,
-                                                   use_location=use_location))
+                                                   use_location=use_location, template_chain=chain))
                 continue
             try:
                 kind, name, operator, value, options = st.parse_statement(text_)
             except st.StatementError as exc:
                 raise _fatal(f"HTCondor rejects this line: {exc.hint}", where, code="syntax")
             statement = st.Statement(kind, where, text_, name=name, operator=operator, value=value,
-                                     options=options, template=template, use_location=use_location)
+                                     options=options, template=template, use_location=use_location,
+                                     template_chain=chain)
             cfg.statements.append(statement)
             if kind == st.SECTION:
                 continue
@@ -238,13 +246,13 @@ class Reader:
         raise _fatal(f"the multi-line value started here is never closed: add a line `{close}`", where,
                      code="unclosed-heredoc")
 
-    def _if_line(self, keyword, ifs, active, where, line, template, use_location) -> None:
+    def _if_line(self, keyword, ifs, active, where, line, template, use_location, chain) -> None:
         word, condition = keyword
         cfg = self.config
         # an elif/else/endif line belongs to the context around its block, like the `if` line
         context_active = active if word == "if" or not ifs else ifs[-1][0]
         cfg.statements.append(st.Statement(word, where, line.text, value=condition, active=context_active,
-                                           template=template, use_location=use_location))
+                                           template=template, use_location=use_location, template_chain=chain))
         if word == "if":
             if len(ifs) >= MAX_IF_DEPTH:
                 raise _fatal(f"if-blocks are nested more than {MAX_IF_DEPTH} deep (HTCondor: if nesting too deep!)",
@@ -322,7 +330,8 @@ class Reader:
                 raw, matches_default = default, True
         template = statement.template
         cfg.define(Definition(name, raw, where, "template" if template else "file", template,
-                              statement.use_location, None, statement.text, matches_default), key)
+                              statement.use_location, None, statement.text, matches_default,
+                              statement.template_chain), key)
 
     def _include(self, options: str, target_text: str, depth: int, where: Location) -> None:
         ifexist = command = False
@@ -369,41 +378,133 @@ class Reader:
         for name, args in use_items(items_text):
             template = self.templates.find_template(category, name)
             if template is None:
-                known = self.templates.template_names(category)
-                if not known:
-                    raise _fatal(f"unknown template category {category!r} in `use {category}:{name}`; the "
-                                 f"categories are ROLE, SECURITY, POLICY, FEATURE, EXPERIMENTAL, UPGRADE",
-                                 where, code="unknown-template")
-                raise _fatal(f"use {category.upper()}: there is no template {name!r} in HTCondor 25.14.1; "
-                             f"known names: {', '.join(known)}", where, code="unknown-template")
-            if self.use_depth >= MAX_USE_DEPTH:
-                raise _fatal("templates are nested too deep (a template that uses itself?)", where,
-                             code="use-depth")
-            body = substitute_arguments(template.body, args)
-            qualified = f"{template.category}:{template.name}"
-            self.use_depth += 1
-            try:
-                self.read_text(body, template.file, depth, template.line, template=qualified, use_location=where)
-            except CondorcfgError as exc:
-                inner = exc.diagnostic
-                if inner.location is not None and inner.location.file == where.file:
-                    raise
-                notes = [f"in template {qualified} at {inner.location}"] if inner.location else []
-                raise _fatal(f"use {qualified}{'(' + args + ')' if args is not None else ''}: {inner.message}",
-                             where, code=inner.code, notes=notes + inner.notes) from None
-            finally:
-                self.use_depth -= 1
+                raise self._unknown_template(category, name, where)
+            self._apply_template(template, args, depth, where)
+
+    def _unknown_template(self, category: str, name: str, where: Location) -> CondorcfgError:
+        known = self.templates.template_names(category)
+        if not known:
+            return _fatal(f"unknown template category {category!r} in `use {category}:{name}`; the categories "
+                          f"are ROLE, SECURITY, POLICY, FEATURE, EXPERIMENTAL, UPGRADE", where,
+                          code="unknown-template")
+        import difflib  # only on this error path
+
+        by_lower = {known_name.lower(): known_name for known_name in known}
+        close = [by_lower[n] for n in difflib.get_close_matches(name.lower(), list(by_lower), n=3, cutoff=0.6)]
+        if close:
+            hint = f"did you mean {' or '.join(close)}?"
+        elif len(known) <= MAX_NAMES_LISTED:
+            hint = f"the {category.upper()} templates are {', '.join(known)}"
+        else:  # a long list would bury the message
+            hint = f"none of the {len(known)} {category.upper()} templates has a similar name; check the spelling"
+        return _fatal(f"use {category.upper()}: there is no template {name!r} in HTCondor 25.14.1; {hint}",
+                      where, code="unknown-template")
+
+    def _apply_template(self, template, args: str | None, depth: int, where: Location,
+                        auto_use_knob: str | None = None) -> None:
+        """Read a template body as if its text stood at ``where`` (a `use` line or an AUTO_USE knob).
+
+        For an AUTO_USE knob an error inside the body is reported and ends only this template
+        (what HTCondor does); after a `use` line it ends the load.
+        """
+        if self.use_depth >= MAX_USE_DEPTH:
+            raise _fatal("templates are nested too deep (a template that uses itself?)", where, code="use-depth")
+        body = substitute_arguments(template.body, args)
+        qualified = f"{template.category}:{template.name}"
+        outermost = self.use_chain[0][1] if self.use_chain else where
+        self.use_depth += 1
+        self.use_chain.append((qualified, where))
+        try:
+            self.read_text(body, template.file, depth, template.line, template=qualified, use_location=outermost)
+        except CondorcfgError as exc:
+            inner = exc.diagnostic
+            if auto_use_knob is not None:
+                own = getattr(exc, "error_text", None)  # the text of an `error :` line
+                problem = (f"template {qualified} stops with its own error: {own}" if own is not None
+                           else f"template {qualified} is rejected: {inner.message}")
+                self.config.diagnostics.append(Diagnostic(
+                    "error", f"{auto_use_knob}: {problem}; HTCondor stops applying this template "
+                             f"there and goes on", where, code="auto-use",
+                    notes=([f"at {inner.location}"] if inner.location else []) + list(inner.notes)))
+                return
+            if inner.location is not None and inner.location.file == where.file:
+                raise
+            notes = [f"in template {qualified} at {inner.location}"] if inner.location else []
+            raise _fatal(f"use {qualified}{'(' + args + ')' if args is not None else ''}: {inner.message}",
+                         where, code=inner.code, notes=notes + inner.notes) from None
+        finally:
+            self.use_depth -= 1
+            self.use_chain.pop()
+
+    # --- AUTO_USE_<CATEGORY>_<Name> ----------------------------------------------------------
+
+    def apply_auto_use(self) -> None:
+        """Apply the templates named by true ``AUTO_USE_<CAT>_<Name>`` knobs, after every other source.
+
+        As HTCondor 25.14.1 does: bare names only (``TOOL.AUTO_USE_X`` is not one, but the value is
+        looked up with the usual prefixes), configured and built-in ones, in name order; the value
+        is judged like an ``if`` condition.  Problems are reported and skipped, never fatal.
+        """
+        cfg = self.config
+        names: dict[str, str] = {}  # upper name -> spelling
+        for definition in cfg.definitions():
+            key = definition.name.upper()
+            if key.startswith(AUTO_USE_PREFIX) and "." not in key:
+                names.setdefault(key, cfg.history(key)[0].name)
+        for table in (cfg.defaults, cfg.subsystem_defaults):
+            for key in table:
+                if key.startswith(AUTO_USE_PREFIX) and "." not in key:
+                    names.setdefault(key, key)
+        for key in sorted(names):
+            self._auto_use(names[key])
+
+    def _auto_use(self, knob: str) -> None:
+        cfg = self.config
+        category, _, name = knob[len(AUTO_USE_PREFIX):].partition("_")
+        if not category or not name:
+            return  # HTCondor ignores AUTO_USE_ROLE and AUTO_USE_ROLE_ silently
+        definition = cfg.source(knob)
+        where = definition.location if definition is not None else Location("<built-in default>")
+        prefix = f"Configuration error while interpreting {knob} : "
+        raw = cfg.lookup(knob)
+        if not raw or not raw.strip(_BLANKS):
+            return
+        try:
+            wanted = evaluate_condition(raw, cfg.expand, cfg.is_defined, self._template_exists)
+        except ConditionError as exc:
+            self._auto_use_problem(prefix + exc.reason, where, "the value must be true/false, yes/no, a number, "
+                                   "`defined NAME` or a $(...) expanding to one of those")
+            return
+        except CondorcfgError as exc:
+            self._auto_use_problem(prefix + exc.diagnostic.message, where, None)
+            return
+        if not wanted:
+            return
+        template = self.templates.find_template(category, name)
+        if template is None:
+            self._auto_use_problem(f"{prefix}no template named {category}:{name}", where,
+                                   self._unknown_template(category, name, where).diagnostic.message)
+            return
+        self._apply_template(template, None, 0, where, auto_use_knob=knob)
+
+    def _auto_use_problem(self, message: str, where: Location, note: str | None) -> None:
+        self.config.diagnostics.append(Diagnostic(
+            "error", f"{message}; HTCondor ignores this knob and goes on", where, code="auto-use",
+            notes=[note] if note else []))
 
     def _message(self, kind: str, text: str, where: Location, statement) -> None:
         cfg = self.config
         message = cfg.expand(text)
         if kind == st.ERROR:
-            raise _fatal(f"the configuration stops here with its own error: {message}", where,
-                         code="error-statement")
+            stop = _fatal(f"the configuration stops here with its own error: {message}", where,
+                          code="error-statement")
+            stop.error_text = message  # an AUTO_USE template reports just this text
+            raise stop
         cfg.diagnostics.append(Diagnostic("warning", message, where, code="warning-statement"))
         if statement.template:  # HTCondor quirk: a template's `warning :` also defines the knob `warning`
             cfg.define(Definition("warning", message, where, origin="template", template=statement.template,
-                                  use_location=statement.use_location, text=statement.text))
+                                  use_location=statement.use_location, text=statement.text,
+                                  template_chain=statement.template_chain))
 
     # --- local config files ----------------------------------------------------------------
 
@@ -607,5 +708,6 @@ def _load(paths, machine, subsystem, local_name, allow_exec, environ, templates,
         reader.read_local_config()
         reader.read_user_config()
     apply_environment(config, environ)
+    reader.apply_auto_use()
     insert_special(config, profile, facts, environ)
     return config

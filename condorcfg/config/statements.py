@@ -50,7 +50,9 @@ class Statement:
     value: str | None = None  # value text / condition / include target / use items / message
     options: str = ""  # words between keyword (or name) and operator
     template: str | None = None  # "ROLE:Execute" when the statement comes from a template body
-    use_location: Location | None = None  # the `use` line that applied the template
+    use_location: Location | None = None  # the user's `use` line (outermost) that applied the template
+    # for a template body: every `use` that led here, outermost first, as (template, use Location)
+    template_chain: tuple = ()
     active: bool = True  # False when it sits in a skipped if-branch (kept for lint)
 
 
