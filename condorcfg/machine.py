@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import platform
-import socket
 from dataclasses import dataclass, field, fields
 
 from condorcfg.diagnostics import CondorcfgError, error
@@ -68,14 +66,14 @@ class MachineProfile:
             "DETECTED_MEMORY": str(self.memory),
             "OPSYS": opsys,
             "ARCH": arch,
-            "UNAME_ARCH": platform.machine() if self.source == "<detected>" else arch.lower(),
+            "UNAME_ARCH": os.uname().machine if self.source == "<detected>" else arch.lower(),
             "UNAME_OPSYS": opsys.capitalize(),
             "UTSNAME_SYSNAME": opsys.capitalize(),
             "UTSNAME_NODENAME": self.hostname,
             "UTSNAME_MACHINE": arch.lower(),
             **self._os_release_facts(opsys),
             **({"UTSNAME_RELEASE": self.kernel} if self.kernel else {}),
-            **({"UTSNAME_VERSION": platform.version()} if self.source == "<detected>" else {}),
+            **({"UTSNAME_VERSION": os.uname().version} if self.source == "<detected>" else {}),
         }
 
     def _os_release_facts(self, opsys: str) -> dict[str, str]:
@@ -157,6 +155,9 @@ def load_profile(path: str) -> MachineProfile:
 
 def detect() -> MachineProfile:
     """The local host, as far as it can be seen without privileges."""
+    import platform  # imported here: only detection needs them, and start-up time counts
+    import socket
+
     # gethostname() only: getfqdn() asks the resolver, which can stall start-up for seconds
     hostname = socket.gethostname() or "localhost"
     try:
@@ -232,6 +233,8 @@ def _routed_address(family, documentation_address: str) -> str:
     Connecting a UDP socket only asks the routing table: no packet is sent, no
     resolver is asked.  The target is a documentation address (RFC 5737/3849).
     """
+    import socket
+
     try:
         with socket.socket(family, socket.SOCK_DGRAM) as probe:
             probe.connect((documentation_address, 9))

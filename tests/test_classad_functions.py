@@ -36,10 +36,11 @@ def test_catastrophic_regex_is_cut_off():
 
 
 def test_hostile_regex_in_list_functions_is_bounded_too():
-    subject = "a" * 40 + "b"
+    subject = "a" * 60 + "b"
     start = time.monotonic()
-    assert ev(f'regexpMember("(a|aa)+$", {{"{subject}"}})') is ERROR
-    assert ev(f'stringList_regexpMember("(a*)*$", "{subject}")') is ERROR
+    # either the right answer (no match) in time, or error when the time limit cuts it off
+    assert ev(f'regexpMember("(a|aa)+$", {{"{subject}"}})') in (False, ERROR)
+    assert ev(f'stringList_regexpMember("(a*)*$", "{subject}")') in (False, ERROR)
     assert time.monotonic() - start < 2 * functions.REGEX_TIMEOUT + 5
 
 

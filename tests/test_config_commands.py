@@ -103,3 +103,41 @@ def test_command_include_skipped_unless_allowed(capsys, tmp_path):
     assert code == 1 and out == "1\n" and "command-include" in err and "--allow-exec" in err
     code, out, err = run(capsys, "value", "--config", str(top), "--allow-exec", "X")
     assert (code, out) == (0, "ran\n")
+
+
+def test_value_cold_start_imports_only_what_it_needs():
+    """`condorcfg value` must start fast: the heavy or unneeded modules stay unimported on its path.
+
+    (A wall-clock bound would be flaky on a shared machine; measured numbers are in the report.)
+    """
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parent.parent / "examples" / "etc" / "condor_config"
+    code = ("import contextlib, io, sys\n"
+            "from condorcfg.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    status = main(['value', '--config', {str(example)!r}, 'START'])\n"
+            "print(status, sorted(m for m in sys.modules if m.split('.')[0] in sys.argv[1:] or m in sys.argv[1:]))\n")
+    unwanted = ["typing", "random", "hashlib", "difflib", "subprocess", "lark", "jinja2", "ruamel",
+                "condorcfg.classad", "condorcfg.slots", "condorcfg.lint", "condorcfg.report"]
+    proc = subprocess.run([sys.executable, "-c", code, *unwanted], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    status, _, imported = proc.stdout.strip().partition(" ")
+    assert status == "0" and imported == "[]", imported
+
+
+def test_value_verbose_nested_template_points_at_the_users_use_line(capsys, tmp_path):
+    top = tmp_path / "condor_config"
+    top.write_text("X = 1\nuse POLICY : Desktop\n")
+    code, out, _ = run(capsys, "value", "--config", str(top), "--subsystem", "STARTD", "-v", "--format", "json",
+                       "PolicyExprFragments")
+    info = json.loads(out)["PolicyExprFragments"]
+    assert code == 0 and info["template"].upper() == "FEATURE:POLICY_EXPR_FRAGMENTS"
+    assert info["used_at"] == f"{top}:2:1"  # the user's line, not the `use` inside policy.config
+    chain = info["template_chain"]
+    assert [step["template"].upper() for step in chain] == ["POLICY:DESKTOP", "FEATURE:POLICY_EXPR_FRAGMENTS"]
+    assert chain[0]["used_at"] == f"{top}:2:1" and "policy.config" in chain[1]["used_at"]
+    code, out, _ = run(capsys, "value", "--config", str(top), "--subsystem", "STARTD", "-v", "PolicyExprFragments")
+    assert f"used at {top}:2:1" in out and "# through templates:" in out

@@ -105,3 +105,48 @@ def test_filename_edge_cases():
     assert filename_parts("/a/b/", "d") == "b/"
     assert filename_parts("C:\\win\\f.exe", "p") == ""
     assert filename_parts("rel/x.y", "fp") == "rel/"
+
+
+# --- $RANDOM_*: reproducible picks (a deliberate difference from HTCondor) -------------------------
+
+def _config(text: str, tmp_path):
+    import condorcfg
+    from condorcfg.machine import MachineProfile
+
+    top = tmp_path / "condor_config"
+    top.write_text(text)
+    return condorcfg.load([str(top)], machine=MachineProfile(hostname="h.example.org"), environ={})
+
+
+def test_random_functions_are_reproducible_and_in_range(tmp_path):
+    text = ("A = $RANDOM_INTEGER(0, 1000000)\nB = $RANDOM_INTEGER(0, 1000000)\nC = $RANDOM_INTEGER(10, 100, 7)\n"
+            "D = $RANDOM_CHOICE(red, green, blue, cyan, magenta, yellow, black, white)\nLIST = p,q,r,s,t,u\n"
+            "E = $RANDOM_CHOICE(LIST)\nF = x $(A) y\n")
+    first = _config(text, tmp_path)
+    values = {k: first.value(k) for k in "ABCDEF"}
+    again = _config(text, tmp_path)
+    assert {k: again.value(k) for k in "ABCDEF"} == values  # same on every read and every run
+    assert all(0 <= int(values[k]) <= 1000000 for k in "AB")
+    assert values["A"] != values["B"]  # the knob name is part of the seed
+    assert int(values["C"]) in range(10, 101, 7)
+    assert values["D"] in "red, green, blue, cyan, magenta, yellow, black, white".split(", ")
+    assert values["E"] in "pqrstu"
+    assert first.value("F").startswith("x ") and first.value("F") == again.value("F")
+
+
+def test_random_picks_spread_over_the_range(tmp_path):
+    """Not a constant: across many knobs every choice and the whole integer range get used."""
+    text = "".join(f"K{i} = $RANDOM_CHOICE(a, b, c, d)\nN{i} = $RANDOM_INTEGER(1, 10)\n" for i in range(200))
+    cfg = _config(text, tmp_path)
+    assert {cfg.value(f"K{i}") for i in range(200)} == set("abcd")
+    assert {int(cfg.value(f"N{i}")) for i in range(200)} == set(range(1, 11))
+
+
+def test_random_seed_uses_the_function_text_not_python_random(tmp_path, monkeypatch):
+    import random
+
+    monkeypatch.setattr(random, "randint", lambda *a: pytest.fail("random.randint used"))
+    monkeypatch.setattr(random, "choice", lambda *a: pytest.fail("random.choice used"))
+    cfg = _config("A = $RANDOM_INTEGER(0, 1000000)\nB = $RANDOM_INTEGER(0, 999999)\n", tmp_path)
+    assert cfg.value("A") != cfg.value("B")
+    assert cfg.expand("$RANDOM_INTEGER(0, 1000000)") == cfg.expand("$RANDOM_INTEGER(0, 1000000)")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -83,10 +84,16 @@ def test_template_provenance_and_nesting(tmp_path):
     definition = cfg.source("WORKER")
     assert definition.origin == "template" and definition.template == "ROLE:Worker"
     assert definition.location.file == "/fake/role.config" and definition.location.line == 11
-    # the nested `use` line is the first line of FEATURE:Nested's body
-    assert (definition.use_location.file, definition.use_location.line) == ("/fake/feature.config", 10)
+    # use_location is the user's own `use` line, not the nested one inside FEATURE:Nested's body
+    assert definition.use_location.file.endswith("condor_config") and definition.use_location.line == 2
+    (outer, outer_at), (inner, inner_at) = definition.template_chain
+    assert (outer, outer_at) == ("FEATURE:Nested", definition.use_location)
+    assert inner == "ROLE:Worker" and (inner_at.file, inner_at.line) == ("/fake/feature.config", 10)
     assert cfg.source("NESTED").use_location.file.endswith("condor_config")
     assert cfg.source("NESTED").use_location.line == 2
+    assert [t for t, _ in cfg.source("NESTED").template_chain] == ["FEATURE:Nested"]
+    nested_statements = [s for s in cfg.statements if s.template == "ROLE:Worker"]
+    assert nested_statements and all(s.use_location == definition.use_location for s in nested_statements)
     assert cfg.value("DAEMON_LIST") == "MASTER STARTD"
 
 
@@ -107,8 +114,11 @@ def test_template_errors_point_at_the_use_line(tmp_path):
 
 
 @pytest.mark.parametrize("line, words", [
-    ("use FEATURE : NoSuch\n", ["NoSuch", "known names"]),
-    ("use NOCAT : Foo\n", ["unknown template category", "NOCAT"]),
+    ("use FEATURE : NoSuch\n", ["NoSuch", "the FEATURE templates are Args, Nested, Broken, Loop, Stop"]),
+    ("use FEATURE : Nestd\n", ["'Nestd'", "did you mean Nested?"]),
+    ("use role : wroker\n", ["'wroker'", "did you mean Worker?"]),
+    ("use NOCAT : Foo\n", ["unknown template category", "NOCAT", "the categories are ROLE, SECURITY"]),
+    ("use ROEL : Worker\n", ["unknown template category 'ROEL'", "did you mean ROLE?"]),
     ("use : Worker\n", ["needs a category"]),
 ])
 def test_unknown_templates(tmp_path, line, words):
@@ -241,7 +251,36 @@ def test_exponential_expansion_is_bounded(tmp_path):
     with pytest.raises(CondorcfgError) as info:
         cfg.value("A39")
     assert time.perf_counter() - start < 10
-    assert info.value.diagnostic.code == "macro-cycle" and info.value.diagnostic.location.line == 40
+    diagnostic = info.value.diagnostic
+    assert diagnostic.code == "macro-too-large" and diagnostic.location.line == 40
+    # it says what happened and the limit, and does not claim a cycle
+    assert "A39 grew too large" in diagnostic.message and "(the limit)" in diagnostic.message
+    assert re.search(r"\d{5,}", diagnostic.message) and "break the cycle" not in diagnostic.message
+    assert "refers back to itself (HTCondor hangs" not in diagnostic.message
+
+
+@pytest.mark.parametrize("text, knob", [
+    # deep, each level doubling: more substitutions than the limit before the text gets large
+    ("".join(f"K{i} = $(K{i + 1})$(K{i + 1})\n" for i in range(30)) + "K30 = xy\n", "K0"),
+    # wide: few levels, huge text
+    ("W0 = " + "x" * 5000 + "\n" + "".join(f"W{i} = " + f"$(W{i - 1})" * 20 + "\n" for i in range(1, 6)), "W5"),
+])
+def test_runaway_growth_is_not_called_a_cycle(tmp_path, text, knob):
+    cfg = load(tmp_path, text)
+    with pytest.raises(CondorcfgError) as info:
+        cfg.value(knob)
+    diagnostic = info.value.diagnostic
+    assert diagnostic.code == "macro-too-large" and f"{knob} grew too large" in diagnostic.message
+    assert "(the limit)" in diagnostic.message and "cycle" not in diagnostic.message
+
+
+def test_only_real_cycles_say_break_the_cycle(tmp_path):
+    text = "".join(f"K{i} = $(K{i + 1})$(K{i + 1})\n" for i in range(30)) + "K30 = $(K0)\n"
+    with pytest.raises(CondorcfgError) as info:
+        load(tmp_path, text).value("K3")
+    message = info.value.diagnostic.message
+    assert info.value.diagnostic.code == "macro-cycle" and "break the cycle" in message
+    assert "K3 -> K4" in message and message.count("K0") == 1
 
 
 def test_cycle_is_named(tmp_path):
@@ -299,3 +338,111 @@ def test_many_references_in_a_huge_value_are_bounded(tmp_path):
     with pytest.raises(CondorcfgError):
         cfg.value("X")
     assert time.perf_counter() - start < 15
+
+
+def test_unknown_template_suggests_close_names_only(tmp_path):
+    """With the real (long) template lists the message names the close matches, not every template."""
+    with pytest.raises(CondorcfgError) as info:
+        load(tmp_path, "use POLICY : Limit_Job_Runtime\n")
+    message = info.value.diagnostic.message
+    assert "did you mean LIMIT_JOB_RUNTIMES" in message and "ALWAYS_RUN_JOBS" not in message
+    with pytest.raises(CondorcfgError) as info:
+        load(tmp_path, "use FEATURE : zzzzzzzz\n")
+    message = info.value.diagnostic.message
+    assert "none of the" in message and "GPUs" not in message and len(message) < 200
+
+
+# --- AUTO_USE_<CATEGORY>_<Name> (checked against HTCondor in tests/test_templates.py too) -----------
+
+def _auto_use_messages(cfg):
+    return [d.message for d in cfg.diagnostics if d.code == "auto-use"]
+
+
+def test_auto_use_applies_templates_after_every_source_in_name_order(tmp_path):
+    text = ("AUTO_USE_ROLE_Worker = true\nauto_use_feature_args = yes\nDAEMON_LIST = MASTER\n"
+            "LOCAL_CONFIG_FILE = {DIR}/local\n")
+    cfg = load(tmp_path, text, files={"local": "DAEMON_LIST = $(DAEMON_LIST) LOCAL\n"},
+               environ={"_CONDOR_AUTO_USE_FEATURE_Nested": "1"}, templates=fake_templates())
+    # after the local file; FEATURE:Args, FEATURE:Nested (-> ROLE:Worker), ROLE:Worker in name order
+    assert cfg.value("DAEMON_LIST") == "MASTER LOCAL STARTD STARTD"
+    assert cfg.value("COUNT") == "0" and cfg.value("NESTED") == "n"
+    order = [s.template for s in cfg.statements if s.template and s.kind == "assign"]
+    assert order[0] == "FEATURE:Args" and order[-2:] == ["ROLE:Worker", "ROLE:Worker"]
+    worker = cfg.source("WORKER")
+    assert worker.origin == "template" and worker.template == "ROLE:Worker"
+    assert worker.use_location.file.endswith("condor_config") and worker.use_location.line == 1
+    nested = cfg.history("WORKER")[0]
+    assert nested.use_location.file == "<environment>"  # applied through FEATURE:Nested from the environment
+    assert [t for t, _ in nested.template_chain] == ["FEATURE:Nested", "ROLE:Worker"]
+    assert _auto_use_messages(cfg) == []
+
+
+@pytest.mark.parametrize("value, applied, message", [
+    ("true", True, None), ("1", True, None), ("YES", True, None), ("!false", True, None),
+    ("defined DAEMON_LIST", True, None), ("$(ON)", True, None),
+    ("", False, None), ("false", False, None), ("no", False, None), ("0", False, None), ("$(UNSET)", False, None),
+    ("maybe", False, "Configuration error while interpreting AUTO_USE_ROLE_Worker : expression is not a conditional"),
+    ("1 + 1", False,
+     "Configuration error while interpreting AUTO_USE_ROLE_Worker : complex conditionals are not supported"),
+])
+def test_auto_use_value_is_judged_like_an_if_condition(tmp_path, value, applied, message):
+    cfg = load(tmp_path, f"ON = true\nAUTO_USE_ROLE_Worker = {value}\n", templates=fake_templates())
+    assert (cfg.value("WORKER") == "yes") is applied
+    messages = _auto_use_messages(cfg)
+    assert messages == ([] if message is None else [messages[0]]) and (message is None or message in messages[0])
+    if message:
+        problem = [d for d in cfg.diagnostics if d.code == "auto-use"][0]
+        assert problem.location.line == 2 and problem.severity == "error"
+
+
+def test_auto_use_names_and_prefixes(tmp_path):
+    # a prefixed knob is not an AUTO_USE knob, but an AUTO_USE knob's value is looked up with prefixes
+    cfg = load(tmp_path, "TOOL.AUTO_USE_ROLE_Worker = true\n", templates=fake_templates())
+    assert cfg.value("WORKER") is None
+    cfg = load(tmp_path, "AUTO_USE_ROLE_Worker = false\nTOOL.AUTO_USE_ROLE_Worker = true\n",
+               templates=fake_templates())
+    assert cfg.value("WORKER") == "yes"
+    # no name after the category: silently ignored, as HTCondor does
+    cfg = load(tmp_path, "AUTO_USE_ROLE = true\nAUTO_USE_ROLE_ = true\n", templates=fake_templates())
+    assert _auto_use_messages(cfg) == [] and cfg.value("WORKER") is None
+
+
+def test_auto_use_problems_are_not_fatal(tmp_path):
+    text = ("AUTO_USE_ROLE_NoSuch = true\nAUTO_USE_NOCAT_X_Y = true\nAUTO_USE_FEATURE_Stop = true\n"
+            "AUTO_USE_FEATURE_Broken = true\nAUTO_USE_ROLE_Worker = true\n")
+    cfg = load(tmp_path, text, templates=fake_templates())
+    assert cfg.value("WORKER") == "yes"  # the later, good knob is still applied
+    assert cfg.value("warning") == "stopped"  # FEATURE:Stop has no arguments here: its error line is skipped
+    assert cfg.value("OK") == "1"  # FEATURE:Broken stopped at its bad line, after OK
+    messages = _auto_use_messages(cfg)
+    assert len(messages) == 3, messages
+    broken, nocat, nosuch = messages
+    assert broken.startswith("AUTO_USE_FEATURE_Broken: template FEATURE:Broken is rejected")
+    assert "no template named NOCAT:X_Y" in nocat
+    assert "no template named ROLE:NoSuch" in nosuch
+
+
+def test_auto_use_error_line_stops_only_that_template(tmp_path):
+    bodies = dict(FAKE_BODIES)
+    bodies[("FEATURE", "Needs")] = "BEFORE = 1\nif ! $(1?)\n  error : Needs requires an argument\nendif\nAFTER = 1\n"
+    FAKE_BODIES.update(bodies)
+    try:
+        cfg = load(tmp_path, "AUTO_USE_FEATURE_Needs = true\nAUTO_USE_ROLE_Worker = true\n", templates=fake_templates())
+    finally:
+        del FAKE_BODIES[("FEATURE", "Needs")]
+    assert (cfg.value("BEFORE"), cfg.value("AFTER"), cfg.value("WORKER")) == ("1", None, "yes")
+    (message,) = _auto_use_messages(cfg)
+    assert "AUTO_USE_FEATURE_Needs: template FEATURE:Needs stops with its own error: Needs requires an argument" \
+        in message
+
+
+def test_builtin_auto_use_default_applies_pelican_retry_for_the_schedd(tmp_path):
+    schedd = load(tmp_path, "", subsystem="SCHEDD")
+    assert "PelicanRetry" in (schedd.value("JOB_TRANSFORM_NAMES") or "")
+    definition = schedd.source("PelicanRetry_MaxRetries")
+    assert definition.template.upper() == "FEATURE:PELICANRETRYPOLICY"
+    assert definition.use_location.file == "<built-in default>"
+    tool = load(tmp_path, "")
+    assert tool.value("JOB_TRANSFORM_NAMES") is None and tool.value("PelicanRetry_MaxRetries") is None
+    off = load(tmp_path, "AUTO_USE_FEATURE_PelicanRetryPolicy = false\n", subsystem="SCHEDD")
+    assert off.value("PelicanRetry_MaxRetries") is None

@@ -19,6 +19,7 @@ from condorcfg.diagnostics import CondorcfgError
 from condorcfg.machine import MachineProfile
 
 PROFILE = MachineProfile(hostname="fuzz.example.org", cpus=2, memory=2048, ip="10.1.1.1")
+MACRO_CODES = ("macro-cycle", "macro-too-large", "macro-too-deep")  # why an expansion was stopped
 PIECES = ["X", "Y", "x", "TOOL.X", "STARTD.Y", " ", "  ", "\t", "=", "+=", ":", "@=", "@", "end", "@end", "\\",
           "#", "# c", "$(X)", "$(Y:d)", "$(X:$(Y:z))", "$(", ")", "$$(", "$(DOLLAR)", "$INT(X)", "$INT(1e999)",
           "$REAL(X,%d)", "$SUBSTR(X,-3,2)", "$CHOICE(9,a)", "$EVAL(1/0)", "$STRING(X,%s)", "$Fpdnxbqa(X)",
@@ -45,5 +46,5 @@ def test_random_text_never_crashes(tmp_path, text, end):
         try:
             cfg.value(name)
         except CondorcfgError as exc:
-            assert exc.diagnostic.code == "macro-cycle" and exc.diagnostic.message
+            assert exc.diagnostic.code in MACRO_CODES and exc.diagnostic.message
     assert time.perf_counter() - start < 10

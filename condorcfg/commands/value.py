@@ -49,6 +49,9 @@ def _provenance(config, name: str) -> dict | None:
     return {"defined_at": _location_text(definition), "origin": definition.origin, "raw": definition.raw,
             "text": definition.text, "template": definition.template,
             "used_at": str(definition.use_location) if definition.use_location else None,
+            # nested templates: every `use` that led here, the user's own line first
+            "template_chain": [{"template": template, "used_at": str(where)}
+                               for template, where in getattr(definition, "template_chain", ())],
             "overrode": chain}
 
 
@@ -96,6 +99,9 @@ def run(args) -> int:
             print(f"  # defined at {info['defined_at']}")
             if info["text"] and info["origin"] in ("file", "template"):
                 print(f"  # written: {info['text']}")
+            if len(info["template_chain"]) > 1:
+                steps = " -> ".join(f"{step['template']} (use at {step['used_at']})" for step in info["template_chain"])
+                print(f"  # through templates: {steps}")
             print(f"  # raw: {info['raw']}")
             for item in info["overrode"]:
                 print(f"  # overrode: {item['location']}: {item['raw']}")

@@ -11,8 +11,8 @@ with HTCondor's reason text (``complex conditionals are not supported``,
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # (not `typing`: importing it costs start-up time)
 if TYPE_CHECKING:
     from typing import Callable
 

@@ -10,13 +10,20 @@ expands to empty text - except for the few cases where HTCondor prints
 something else (an invalid printf format is echoed, a bad ``$RANDOM_INTEGER``
 gives ``0``).  ClassAd evaluation (``$INT`` of an expression, ``$STRING``,
 ``$EVAL``) uses :mod:`condorcfg.classad`, imported only when needed.
+
+Deliberate difference: ``$RANDOM_CHOICE`` and ``$RANDOM_INTEGER`` are reproducible here (the
+pick is a hash of the knob name and the function text), so condorcfg's output is stable.
 """
 from __future__ import annotations
 
 import re
-from typing import Callable, Mapping, Protocol
-
 from condorcfg.config.macros import FILENAME
+
+TYPE_CHECKING = False  # (not `typing`: importing it costs start-up time)
+if TYPE_CHECKING:
+    from typing import Callable, Mapping, Protocol
+else:
+    Protocol = object  # FunctionContext only documents what the functions use of their context
 
 _INT_RE = re.compile(r"[-+]?\d+\Z")
 _REAL_RE = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\Z")
@@ -26,6 +33,7 @@ _CONVERSION = re.compile(r"%([-+ #0]*)(\d*)(\.\d*)?(hh|h|ll|l|L|q|j|z|t)?([a-zA-
 
 class FunctionContext(Protocol):
     environ: Mapping[str, str]
+    seed_name: str  # the knob being expanded (seeds $RANDOM_*; optional, "" when absent)
 
     def lookup(self, name: str) -> str | None: ...  # raw value by HTCondor's lookup order
     def expand(self, text: str) -> str: ...  # full expansion
@@ -240,7 +248,26 @@ def _choice(body: str, ctx: FunctionContext) -> str:
     return items[index]
 
 
+def _pick(count: int, kind: str, body: str, ctx: FunctionContext) -> int:
+    """A reproducible "random" index in ``range(count)`` for ``$<kind>(body)`` (see _random_choice).
+
+    Derived from SHA-256 of the knob being expanded and the function text, not from Python's
+    ``random``: the same on every run, machine and Python version.
+    """
+    import hashlib  # only when a random function is used
+
+    seed = f"{getattr(ctx, 'seed_name', '')}\0${kind}({body})".encode("utf-8", "surrogatepass")
+    return int.from_bytes(hashlib.sha256(seed).digest(), "big") % count
+
+
 def _random_choice(body: str, ctx: FunctionContext) -> str:
+    """``$RANDOM_CHOICE(a, b, ...)``: one of the items - chosen reproducibly, a deliberate difference.
+
+    HTCondor draws a new random item on every read.  condorcfg instead picks the item from a
+    hash of the knob being expanded and the function text, so ``condorcfg`` output is the same
+    on every run (CI, golden files, ``condorcfg diff``); the item is still one HTCondor could
+    pick, and different knobs (or different lists) usually get different items.
+    """
     items = [p.strip() for p in body.split(",")]
     if items == [""]:
         ctx.error("$RANDOM_CHOICE() macro is empty!")
@@ -249,12 +276,16 @@ def _random_choice(body: str, ctx: FunctionContext) -> str:
         raw = ctx.lookup(items[0])
         if raw is not None:
             items = [p.strip() for p in ctx.expand(raw).split(",")]
-    import random
-
-    return random.choice(items)
+    return items[_pick(len(items), "RANDOM_CHOICE", body, ctx)]
 
 
 def _random_integer(body: str, ctx: FunctionContext) -> str:
+    """``$RANDOM_INTEGER(min, max[, step])``: min + k*step <= max - reproducible, a deliberate difference.
+
+    As for ``$RANDOM_CHOICE``, k comes from a hash of the knob being expanded and the function
+    text instead of a fresh random draw, so repeated runs agree; the number is one HTCondor could
+    draw.
+    """
     parts = body.split(",")
     values = [_int_argument(p, ctx) for p in parts[:3]]
     labels = ("min", "max", "step")
@@ -276,9 +307,7 @@ def _random_integer(body: str, ctx: FunctionContext) -> str:
     if low > high:
         ctx.error("$RANDOM_INTEGER() config macro: min > max!")
         return "0"
-    import random
-
-    return str(low + step * random.randint(0, (high - low) // step))
+    return str(low + step * _pick((high - low) // step + 1, "RANDOM_INTEGER", body, ctx))
 
 
 def _filename(letters: str, body: str, ctx: FunctionContext) -> str:

@@ -9,12 +9,12 @@ from the machine running condorcfg, so a configuration can be checked for anothe
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 
 from condorcfg.config import statements as st
 from condorcfg.config.model import Config, Definition
 from condorcfg.diagnostics import Diagnostic, Location, warning
 
+TYPE_CHECKING = False  # (not `typing`: importing it costs start-up time)
 if TYPE_CHECKING:
     from typing import Mapping
 

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # (not `typing`: importing it costs start-up time)
 if TYPE_CHECKING:
     from typing import Callable
 
@@ -87,12 +87,17 @@ class Found:
 
 
 class ExpansionLimit(Exception):
-    """Expansion did not finish within the bounds (a reference cycle or explosive growth)."""
+    """Expansion did not finish within the bounds (a reference cycle or explosive growth).
 
-    def __init__(self, reason: str, text: str):
+    ``growth`` is True when a size/work bound was hit (the text kept growing), False when
+    nesting was too deep; only a search of the references can tell a cycle from mere growth.
+    """
+
+    def __init__(self, reason: str, text: str, growth: bool = False):
         super().__init__(reason)
         self.reason = reason
         self.text = text
+        self.growth = growth
 
 
 def _classify(prefix: str, next_char: str) -> tuple[str, int] | None:
@@ -203,6 +208,22 @@ def references(text: str) -> list[MacroRef]:
         pos = found.start + 2  # look inside the default too
 
 
+def function_arguments(text: str) -> list[str]:
+    """The words that dollar functions in ``text`` may read as knob names (``$INT(X)``, ``$CHOICE(1, L)``...).
+
+    Used to find reference cycles that go through a function; the caller keeps the words that
+    are defined knobs.
+    """
+    words: list[str] = []
+    pos = 0
+    while True:
+        found = next_macro(text, pos, lambda kind, body: kind in (NORMAL, DOUBLE_DOLLAR) or kind == "ENV")
+        if found is None:
+            return words
+        words.extend(w.strip() for w in found.body.split(",") if w.strip() and all(c in _IDCHARS for c in w.strip()))
+        pos = found.start + 2
+
+
 def split_body(body: str) -> tuple[str, str | None]:
     """``NAME:default`` -> (NAME, default); no colon -> (NAME, None)."""
     name, colon, default = body.partition(":")
@@ -242,11 +263,11 @@ def expand(text: str, evaluate: Evaluator) -> str:
         count += 1
         work += len(text)
         if count > MAX_SUBSTITUTIONS:
-            raise ExpansionLimit(f"more than {MAX_SUBSTITUTIONS} substitutions", text)
+            raise ExpansionLimit(f"it needs more than {MAX_SUBSTITUTIONS} substitutions (the limit)", text, True)
         if work > MAX_WORK:
-            raise ExpansionLimit("the expansion takes too long (huge text with many references)", text)
+            raise ExpansionLimit(f"substituting copies more than {MAX_WORK} characters (the limit)", text, True)
         if len(text) > size_limit:
-            raise ExpansionLimit(f"the expanded text grew beyond {size_limit} characters", text)
+            raise ExpansionLimit(f"the expanded text grows beyond {size_limit} characters (the limit)", text, True)
     return replace_dollar(text)
 
 
@@ -296,4 +317,4 @@ def expand_self(text: str, selves: tuple[str, ...], evaluate: Evaluator) -> str:
         text = text[:found.start] + evaluate(found) + text[found.end:]
         count += 1
         if count > MAX_SUBSTITUTIONS or len(text) > MAX_EXPANDED_SIZE:
-            raise ExpansionLimit("self-reference expansion does not terminate", text)
+            raise ExpansionLimit("self-reference expansion does not terminate", text, True)

@@ -11,17 +11,19 @@ Values are stored raw and expanded only when read (config-language.md 7-8):
 * ``value()`` expands with :func:`condorcfg.config.macros.expand` and
   reports "undefined or empty" as None, like ``condor_config_val``;
 * expansion is bounded; a reference cycle raises CondorcfgError naming the
-  cycle instead of hanging as HTCondor does.
+  cycle instead of hanging as HTCondor does (code ``macro-cycle``); references that
+  only multiply (exponential growth, no cycle) say the value grew too large, with the
+  limit (``macro-too-large``); too deep nesting of functions is ``macro-too-deep``.
 """
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from condorcfg.config import macros
 from condorcfg.diagnostics import CondorcfgError, Diagnostic, Location, error, warning
 
+TYPE_CHECKING = False  # (not `typing`: importing it costs start-up time)
 if TYPE_CHECKING:
     from typing import Mapping
 
@@ -72,6 +74,7 @@ class Config:
     _order: list[str] = field(default_factory=list)
     _expansion_errors: set = field(default_factory=set)
     _function_depth: int = 0
+    _seed_name: str = ""  # the knob being expanded: seeds $RANDOM_* so results are reproducible
 
     # --- storing ---------------------------------------------------------------------------
 
@@ -179,7 +182,14 @@ class Config:
     # --- expanding -------------------------------------------------------------------------
 
     def expand(self, text: str, knob: str | None = None) -> str:
-        """Expand every ``$(...)`` in ``text`` against this configuration."""
+        """Expand every ``$(...)`` in ``text`` against this configuration.
+
+        ``knob`` names the knob whose value this is: it is named in errors and seeds the
+        reproducible ``$RANDOM_*`` picks (see condorcfg.config.functions).
+        """
+        outer_seed = self._seed_name
+        if knob is not None:
+            self._seed_name = knob.upper()
         try:
             return macros.expand(text, self._evaluate)
         except macros.ExpansionLimit as exc:
@@ -187,6 +197,8 @@ class Config:
         except RecursionError:
             raise CondorcfgError(self._loop_diagnostic(knob, text, macros.ExpansionLimit("nesting too deep", text))) \
                 from None
+        finally:
+            self._seed_name = outer_seed
 
     def value(self, name: str) -> str | None:
         """The fully expanded value like ``condor_config_val``; None when undefined or empty."""
@@ -217,6 +229,7 @@ class Config:
         if "$" not in text:
             return text
         selves = macros.self_names(name, self.prefixes()) if "." in name else (name.upper(),)
+        outer_seed, self._seed_name = self._seed_name, name.upper()
         try:
             return macros.expand_self(text, selves, self._evaluate)
         except (macros.ExpansionLimit, RecursionError):
@@ -225,6 +238,8 @@ class Config:
                 f"(HTCondor crashes here); assign the computed value to another knob first",
                 location.file if location else None, location.line if location else 0,
                 location.column if location else 1, code="macro-cycle")) from None
+        finally:
+            self._seed_name = outer_seed
 
     def report_expansion_error(self, message: str) -> None:
         if message not in self._expansion_errors:
@@ -240,17 +255,26 @@ class Config:
     # --- cycle reporting -------------------------------------------------------------------
 
     def _loop_diagnostic(self, knob: str | None, text: str, exc: macros.ExpansionLimit) -> Diagnostic:
+        """Why an expansion was stopped: a real reference cycle, or references that multiply."""
         start = knob or ""
         cycle = self.find_cycle(start) if start else None
         definition = self.source(start) if start else None
         location = definition.location if definition and definition.origin != "default" else None
+        shown = start or repr(text[:60])
         if cycle:
             message = (f"macro expansion of {start} never ends: {' -> '.join(cycle)} refers back to itself "
                        f"(HTCondor hangs on this); break the cycle")
+            code = "macro-cycle"
+        elif exc.growth:
+            message = (f"macro expansion of {shown} grew too large: {exc.reason}; no knob refers back to itself, "
+                       f"but the references multiply (like A = $(B)$(B), B = $(C)$(C), ...), so the value "
+                       f"would be enormous and HTCondor would take exponential time and memory; reduce the "
+                       f"repeated references")
+            code = "macro-too-large"
         else:
-            message = (f"macro expansion of {start or repr(text[:60])} does not finish ({exc.reason}); "
-                       f"the value is too large or refers to itself through other knobs - simplify it")
-        diagnostic = error(message, code="macro-cycle")
+            message = f"macro expansion of {shown} does not finish: {exc.reason}; simplify the nested references"
+            code = "macro-too-deep"
+        diagnostic = error(message, code=code)
         diagnostic.location = location
         return diagnostic
 
@@ -269,8 +293,11 @@ class Config:
 
         def push(name: str) -> None:
             raw = self.lookup(name) or ""
-            refs = list(dict.fromkeys(r.name for r in macros.references(raw[:budget[0] * 4])
-                                      if r.name and r.name.upper() != "DOLLAR"))
+            head = raw[:budget[0] * 4]
+            refs = [r.name for r in macros.references(head) if r.name and r.name.upper() != "DOLLAR"]
+            if "(" in head:  # a knob read by a function ($INT(X), $CHOICE(i, LIST), ...) counts too
+                refs += [word for word in macros.function_arguments(head) if self.lookup(word) is not None]
+            refs = list(dict.fromkeys(refs))
             budget[0] -= len(refs)
             on_path[name.upper()] = len(path)
             path.append(name)
@@ -300,11 +327,12 @@ MAX_FUNCTION_NESTING = 64  # $INT(X) where X uses $INT(Y) ... (HTCondor recurses
 class _FunctionContext:
     """What the dollar functions may use of a Config."""
 
-    __slots__ = ("config", "environ")
+    __slots__ = ("config", "environ", "seed_name")
 
     def __init__(self, config: Config):
         self.config = config
         self.environ = config.environ
+        self.seed_name = config._seed_name
 
     def lookup(self, name: str) -> str | None:
         return self.config.lookup(name)

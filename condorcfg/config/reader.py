@@ -27,7 +27,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-from typing import TYPE_CHECKING
 
 from condorcfg.config import statements as st
 from condorcfg.config.conditions import ConditionError, evaluate_condition
@@ -38,12 +37,14 @@ from condorcfg.config.source import LineTooLong, LogicalLine, decode, logical_li
 from condorcfg.config.template_args import substitute_arguments, use_items
 from condorcfg.diagnostics import CondorcfgError, Diagnostic, Location, warning
 
+TYPE_CHECKING = False  # (not `typing`: importing it costs start-up time)
 if TYPE_CHECKING:
     from typing import Mapping
 
 MAX_INCLUDE_DEPTH = 20  # HTCondor: "includes nested too deep" at depth 20
 MAX_IF_DEPTH = 63  # the 64th nested if is fatal in HTCondor
 MAX_USE_DEPTH = 16  # nested `use` inside template bodies
+TEMPLATE_CATEGORIES = ("ROLE", "SECURITY", "POLICY", "FEATURE", "EXPERIMENTAL", "UPGRADE")
 MAX_NAMES_LISTED = 10  # an unknown template's message lists the category's names only up to this many
 AUTO_USE_PREFIX = "AUTO_USE_"  # AUTO_USE_<CATEGORY>_<Name> = <condition> applies a template
 MAX_FILE_SIZE = 16 * 1024 * 1024  # the largest real config seen is ~112 KB
@@ -382,13 +383,14 @@ class Reader:
             self._apply_template(template, args, depth, where)
 
     def _unknown_template(self, category: str, name: str, where: Location) -> CondorcfgError:
-        known = self.templates.template_names(category)
-        if not known:
-            return _fatal(f"unknown template category {category!r} in `use {category}:{name}`; the categories "
-                          f"are ROLE, SECURITY, POLICY, FEATURE, EXPERIMENTAL, UPGRADE", where,
-                          code="unknown-template")
         import difflib  # only on this error path
 
+        known = self.templates.template_names(category)
+        if not known:
+            close = difflib.get_close_matches(category.upper(), TEMPLATE_CATEGORIES, n=1, cutoff=0.6)
+            hint = f"did you mean {close[0]}?" if close else f"the categories are {', '.join(TEMPLATE_CATEGORIES)}"
+            return _fatal(f"unknown template category {category!r} in `use {category}:{name}`; {hint}", where,
+                          code="unknown-template")
         by_lower = {known_name.lower(): known_name for known_name in known}
         close = [by_lower[n] for n in difflib.get_close_matches(name.lower(), list(by_lower), n=3, cutoff=0.6)]
         if close:
@@ -455,7 +457,7 @@ class Reader:
             for key in table:
                 if key.startswith(AUTO_USE_PREFIX) and "." not in key:
                     names.setdefault(key, key)
-        for key in sorted(names):
+        for key in sorted(names, key=str.lower):  # HTCondor compares case-blind in lower case: "_" < "a"
             self._auto_use(names[key])
 
     def _auto_use(self, knob: str) -> None:

@@ -131,10 +131,16 @@ class _MemoConfig:
     def _remember(self, method: str, name: str):
         key = (method, name)
         try:
-            return self._memo[key]
+            found = self._memo[key]
         except KeyError:
-            found = self._memo[key] = getattr(self._config, method)(name)
-            return found
+            try:
+                found = getattr(self._config, method)(name)
+            except (CondorcfgError, RecursionError) as exc:  # e.g. a macro cycle: the same error every time
+                found = _Failed(exc)
+            self._memo[key] = found
+        if isinstance(found, _Failed):
+            raise found.error
+        return found
 
     def source(self, name):
         return self._remember("source", name)
@@ -147,6 +153,15 @@ class _MemoConfig:
 
     def history(self, name):
         return list(self._remember("history", name))
+
+
+class _Failed:
+    """A remembered lookup that raised (re-raised on every later call instead of recomputed)."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException):
+        self.error = error
 
 
 class LintContext:
@@ -164,8 +179,11 @@ class LintContext:
         self._known = [re.compile(p, re.IGNORECASE) for p in self.settings.known_knobs]
         self._lines: dict[str, list[str]] = {}
         self._parsed: dict[str, tuple] = {}
-        self._expanded: dict[int, tuple] = {}
+        self._expanded: dict[tuple, str] = {}
         self._knowledge = None
+        # Results several checks derive from the whole configuration (export lists, ...), computed
+        # once per run by the helpers in condorcfg.lint.checks._util.
+        self.shared: dict[str, object] = {}
         self._names: list[str] | None = None
         self._upper: dict[str, str] | None = None
         self._matching: dict[str, list[str]] = {}
@@ -173,11 +191,11 @@ class LintContext:
     # -- shared data ------------------------------------------------------
     @property
     def knowledge(self):
-        """The knob/attribute knowledge base (``condorcfg.lint.knowledge``), imported on first use."""
+        """The knob/attribute knowledge base (``condorcfg.lint.knowledge.Knowledge``), loaded on first use."""
         if self._knowledge is None:
-            import importlib
+            from condorcfg.lint import knowledge
 
-            self._knowledge = importlib.import_module("condorcfg.lint.knowledge")
+            self._knowledge = knowledge.load()
         return self._knowledge
 
     def is_site_knob(self, name: str) -> bool:
@@ -231,19 +249,29 @@ class LintContext:
         return lines
 
     def expanded(self, definition) -> str:
-        """The expanded value of a definition (the effective one's is ``config.value``)."""
-        cached = self._expanded.get(id(definition))
-        if cached is not None and cached[0] is definition:  # (definition, value): ids can be reused
-            return cached[1]
-        try:
-            if self.config.source(definition.name) is definition:
-                value = self.config.value(definition.name)
-            else:
-                value = self.config.expand(definition.raw or "")
-        except CondorcfgError:
-            value = ""  # a macro cycle: MAC202 reports it, other rules see no value
-        self._expanded[id(definition)] = (definition, value or "")
-        return value or ""
+        """The expanded value of a definition (the effective one's is ``config.value``); "" if it cannot be.
+
+        Cached by what is expanded - the effective value of a name, or a text - never by object
+        identity: ``config.source()`` may build a fresh Definition for a built-in default on every
+        call, and the id of a discarded object is reused.  A value whose expansion fails (a macro
+        cycle, a runaway expansion) reads as "": the macro-cycle rule reports why; no rule crashes.
+        """
+        effective = self.config.source(definition.name)
+        if effective is definition or (effective is not None and _same_definition(effective, definition)):
+            key = ("value", definition.name.upper())
+        else:
+            key = ("text", definition.raw or "")
+        cached = self._expanded.get(key)
+        if cached is None:
+            try:
+                if key[0] == "value":
+                    cached = self.config.value(definition.name) or ""
+                else:
+                    cached = self.config.expand(definition.raw or "") or ""
+            except (CondorcfgError, RecursionError):
+                cached = ""
+            self._expanded[key] = cached
+        return cached
 
     def parse_expression(self, text: str):
         """``(node, None)`` or ``(None, ParseProblem)`` for a ClassAd expression; cached by text."""
@@ -351,6 +379,13 @@ class LintContext:
                 where = str(earlier.location)
             notes.append(f"this overrides the earlier {definition.name} from {where}")
         return location, message, notes
+
+
+def _same_definition(one, other) -> bool:
+    """Two Definition objects for the same assignment (a built-in default is rebuilt on each lookup)."""
+    return (one.name.upper() == other.name.upper() and one.raw == other.raw
+            and getattr(one, "origin", None) == getattr(other, "origin", None)
+            and one.location == other.location and getattr(one, "template", None) == getattr(other, "template", None))
 
 
 # ---------------------------------------------------------------- running

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterator
 
 from condorcfg.diagnostics import Location
@@ -51,8 +52,7 @@ def effective(ctx, name: str):
 
 
 def names_matching(ctx, pattern: str) -> list[str]:
-    regex = re.compile(pattern, re.IGNORECASE)
-    return [n for n in ctx.config.names() if regex.fullmatch(n)]
+    return list(ctx.names_matching(pattern))
 
 
 def describe(definition) -> str:
@@ -95,16 +95,24 @@ _SIMPLE_REF = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_.]*)(?::([^()]*))?\)")
 
 def macro_references(text: str) -> list:
     """The ``$(X)`` / ``$(X:default)`` references written in a raw value."""
+    if not text or "$" not in text:
+        return []  # most values refer to nothing; no need to scan them
+    return list(_references(text))
+
+
+@lru_cache(maxsize=16384)
+def _references(text: str) -> tuple:
+    # Several rules scan the same values; the references of a text never change.
     try:
         from condorcfg.config.macros import references
     except ImportError:
         references = None
     if references is not None:
         try:
-            return list(references(text or ""))
+            return tuple(references(text))
         except Exception:  # a reader bug must not take a rule down with it
             pass
-    return [MacroRef(m.group(1), m.group(2), m.start(), m.end()) for m in _SIMPLE_REF.finditer(text or "")]
+    return tuple(MacroRef(m.group(1), m.group(2), m.start(), m.end()) for m in _SIMPLE_REF.finditer(text))
 
 
 def written_span(ctx, definition, pattern) -> tuple | None:
@@ -261,13 +269,24 @@ _NOT_EXPORTS = re.compile(r"(SYSTEM_)?(STARTD_JOB|STARTD_SLOT|STARTD_PARTITIONAB
 
 
 def export_lists(ctx) -> list[str]:
-    """Names of the export lists defined in this configuration."""
-    return [n for n in ctx.config.names()
+    """Names of the export lists defined in this configuration (computed once per lint run)."""
+    found = ctx.shared.get("export_lists")
+    if found is None:
+        found = ctx.shared["export_lists"] = [
+            n for n in ctx.names()
             if EXPORT_LIST.fullmatch(n.split(".")[-1]) and not _NOT_EXPORTS.fullmatch(n.split(".")[-1])]
+    return list(found)
 
 
 def exported_names(ctx) -> dict[str, object]:
     """Upper-case knob names exported into daemon ads by an export list -> the list's Definition."""
+    found = ctx.shared.get("exported_names")
+    if found is None:
+        found = ctx.shared["exported_names"] = _exported_names(ctx)
+    return dict(found)
+
+
+def _exported_names(ctx) -> dict[str, object]:
     found: dict[str, object] = {}
     for name in export_lists(ctx):
         definition = ctx.config.source(name)
@@ -275,8 +294,25 @@ def exported_names(ctx) -> dict[str, object]:
             continue
         text = value(ctx, name) or ""
         for item in re.split(r"[\s,]+", text):
-            if item and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", item):
+            if item and _NAME.fullmatch(item):
                 found.setdefault(item.upper(), definition)
+    return found
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+
+
+def prefixed_bases(ctx) -> set[str]:
+    """Upper-case X of every ``PREFIX.X`` defined (``STARTD.X`` defines X for one daemon); once per run.
+
+    Every part after a dot counts: ``A.B.X`` gives ``B.X`` and ``X``.
+    """
+    found = ctx.shared.get("prefixed_bases")
+    if found is None:
+        found = ctx.shared["prefixed_bases"] = set()
+        for name in ctx.names():
+            parts = name.upper().split(".")
+            found.update(".".join(parts[i:]) for i in range(1, len(parts)))
     return found
 
 
@@ -337,7 +373,7 @@ def empty_macro_notes(ctx, definition) -> list[str]:
 def name_rule(ctx, pattern: str, message: str):
     """Findings for every user-written knob whose name matches ``pattern`` (the value is not needed)."""
     regex = re.compile(pattern, re.IGNORECASE)
-    for name in ctx.config.names():
+    for name in ctx.names():
         definition = ctx.config.source(name)
         if is_user(definition) and regex.fullmatch(name.split(".")[-1]):
             yield ctx.finding(message.format(knob=name), at=definition)

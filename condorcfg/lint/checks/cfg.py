@@ -15,7 +15,7 @@ from condorcfg.lint.checks._util import EXPRESSION_KNOBS, is_user, raw_span, tra
 
 @check
 def trailing_comment(ctx):
-    for name in ctx.config.names():
+    for name in ctx.names():
         definition = ctx.config.source(name)
         if not is_user(definition):
             continue
@@ -59,7 +59,7 @@ _DIRECTIVES = {"use", "include", "error", "warning", "if", "elif", "else", "endi
 
 @check
 def directive_name_knob(ctx):
-    for name in ctx.config.names():
+    for name in ctx.names():
         definition = ctx.config.source(name)
         if ctx.knowledge.builtin(name.split(".")[-1]) is not None:
             continue  # a real HTCondor knob (INCLUDE is the include-file directory)
@@ -79,7 +79,7 @@ _PLACEHOLDERS = [
 
 @check
 def unrendered_placeholder(ctx):
-    for name in ctx.config.names():
+    for name in ctx.names():
         definition = ctx.config.source(name)
         if not is_user(definition):
             continue

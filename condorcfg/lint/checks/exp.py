@@ -20,7 +20,7 @@ _UNIT = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)?\s*[KMGTkmgt][Bb]?(?![A-Za-z
 def _expression_definitions(ctx, exported=None, include_exported=True):
     """User-written definitions of expression-valued knobs (and of exported knobs)."""
     exported = exported_names(ctx) if exported is None else exported
-    for name in ctx.config.names():
+    for name in ctx.names():
         if not (EXPRESSION_KNOBS.fullmatch(name.split(".")[-1]) or (include_exported and name.upper() in exported)):
             continue
         definition = ctx.config.source(name)
@@ -84,7 +84,7 @@ _CMP_UNDEFINED = re.compile(r"(==|!=)\s*\(?\s*undefined\b|\bundefined\s*\)?\s*(=
 def compare_undefined(ctx):
     from condorcfg.classad import UNDEFINED, ast
 
-    for name in ctx.config.names():
+    for name in ctx.names():
         definition = ctx.config.source(name)
         if not is_user(definition) or not _CMP_UNDEFINED.search(definition.raw or ""):
             continue

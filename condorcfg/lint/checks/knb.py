@@ -13,8 +13,8 @@ from condorcfg.lint.checks import check
 from condorcfg.lint.checks._fold import fold
 from condorcfg.lint.checks._trace import POLICY_ATTRIBUTES
 from condorcfg.lint.checks._util import (EXPRESSION_KNOBS, describe, empty_macro_notes, export_lists,
-                                         exported_names, expanded, is_user, macro_references, parsed, raw_span,
-                                         strip_parens, value)
+                                         exported_names, expanded, is_user, macro_references, parsed, prefixed_bases,
+                                         raw_span, strip_parens, value)
 
 _CONSTANT_WORDS = {"TRUE", "FALSE", "UNDEFINED", "ERROR"}
 _ITEM = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
@@ -35,8 +35,7 @@ def _item_span(ctx, definition, item: str):
 def _defined(ctx, name: str) -> bool:
     if ctx.config.source(name) is not None:
         return True
-    upper = name.upper()
-    return any(n.upper().endswith("." + upper) for n in ctx.config.names() if "." in n)
+    return name.upper() in prefixed_bases(ctx)
 
 
 def _exported_definitions(ctx):
@@ -48,7 +47,7 @@ def _exported_definitions(ctx):
                 pairs.append((list_name, item))
     exported = {item.upper(): list_name for list_name, item in pairs}
     # SLOT<N>_<X> / SLOT_TYPE_<N>_<X> give slot N (type N) its own value of an exported X
-    for name in ctx.config.names():
+    for name in ctx.names():
         found = re.fullmatch(r"(SLOT\d+|SLOT_TYPE_\d+)_(.+)", name, re.IGNORECASE)
         if found and found.group(2).upper() in exported:
             pairs.append((exported[found.group(2).upper()], name))
@@ -126,28 +125,33 @@ def exported_undefined(ctx):
 def _referenced_names(ctx) -> set[str]:
     """Upper-case names that any value, condition or include refers to with $(X) or `defined X`."""
     used = set()
-    texts = []
-    for name in ctx.config.names():
+    texts = set()  # a statement's text is usually also its definition's: scan each text once
+    for name in ctx.names():
         for definition in ctx.config.history(name):
-            texts.append(definition.raw or "")
+            texts.add(definition.raw or "")
             if getattr(definition, "text", None):
-                texts.append(definition.text)
+                texts.add(definition.text)
     for statement in getattr(ctx.config, "statements", ()) or ():
-        texts.append(getattr(statement, "text", "") or "")
+        texts.add(getattr(statement, "text", "") or "")
     for text in texts:
-        for ref in macro_references(text):
-            if ref.name:
-                used.add(ref.name.split(":")[0].upper())
-                used.add(ref.name.split(".")[-1].upper())
-        for found in re.finditer(r"\bdefined\s+([A-Za-z_][A-Za-z0-9_.]*)", text, re.IGNORECASE):
-            used.add(found.group(1).upper())
+        if "$" in text:
+            for ref in macro_references(text):
+                if ref.name:
+                    used.add(ref.name.split(":")[0].upper())
+                    used.add(ref.name.split(".")[-1].upper())
+        if "defined" in text.lower():
+            for found in _DEFINED.finditer(text):
+                used.add(found.group(1).upper())
     return used
+
+
+_DEFINED = re.compile(r"\bdefined\s+([A-Za-z_][A-Za-z0-9_.]*)", re.IGNORECASE)
 
 
 def _attribute_names(ctx) -> set[str]:
     """Names used as attributes in the expressions of the configuration (KNB306 reports those)."""
     names = set()
-    for name in ctx.config.names():
+    for name in ctx.names():
         if not EXPRESSION_KNOBS.fullmatch(name):
             continue
         definition = ctx.config.source(name)
@@ -161,7 +165,7 @@ def _attribute_names(ctx) -> set[str]:
 def unknown_knob(ctx):
     knowledge = ctx.knowledge
     candidates = []
-    for name in ctx.config.names():
+    for name in ctx.names():
         definition = ctx.config.source(name)
         if definition is None or getattr(definition, "origin", "file") != "file":
             continue
@@ -196,7 +200,7 @@ _STARTD_POLICY = re.compile(r"START|SUSPEND|CONTINUE|PREEMPT|KILL|IS_OWNER|RANK|
 def knob_as_attribute(ctx):
     exported = exported_names(ctx)
     knowledge = ctx.knowledge
-    for name in ctx.config.names():
+    for name in ctx.names():
         if not _STARTD_POLICY.fullmatch(name):
             continue
         definition = ctx.config.source(name)
@@ -234,7 +238,7 @@ _FLOAT = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*")
 @check
 def knob_type(ctx):
     knowledge = ctx.knowledge
-    for name in ctx.config.names():
+    for name in ctx.names():
         definition = ctx.config.source(name)
         if not is_user(definition):
             continue
@@ -331,7 +335,7 @@ def word_count(text: str | None, word: str) -> int:
 
 @check
 def over_quoted_string(ctx):
-    for name in ctx.config.names():
+    for name in ctx.names():
         definition = ctx.config.source(name)
         if not is_user(definition) or '\\"' not in (definition.raw or ""):
             continue

@@ -29,7 +29,7 @@ def _defined_somewhere(ctx, name: str, suffixes: set[str]) -> bool:
 
 @check
 def undefined_macro(ctx):
-    names = ctx.config.names()
+    names = ctx.names()
     suffixes = {n.split(".", 1)[1].upper() for n in names if "." in n}
     known = None
     for name in names:
@@ -61,7 +61,7 @@ def undefined_macro(ctx):
 def _graph(ctx) -> dict[str, tuple[str, list[str]]]:
     """upper name -> (spelling, [upper names its effective raw value refers to]), defaults included."""
     graph: dict[str, tuple[str, list[str]]] = {}
-    pending = list(ctx.config.names())
+    pending = list(ctx.names())
     while pending and len(graph) < MAX_GRAPH_NODES:
         name = pending.pop()
         key = name.upper()
@@ -140,7 +140,7 @@ def _cycle_from(graph, start: str, members: set[str]) -> list[str]:
 def macro_cycle(ctx):
     graph = _graph(ctx)
     cyclic: set[str] = set()
-    order = {n.upper(): i for i, n in enumerate(ctx.config.names())}
+    order = {n.upper(): i for i, n in enumerate(ctx.names())}
     for component in _strong_components(graph):
         definitions = {key: ctx.config.source(graph[key][0]) for key in component}
         users = [key for key, d in definitions.items() if is_user(d)]
@@ -190,7 +190,7 @@ def _runaway_expansions(ctx, graph, cyclic: set[str]):
         for target in targets:
             reverse.setdefault(target, []).append(key)
     covered = _closure(set(cyclic), reverse)
-    for name in ctx.config.names():
+    for name in ctx.names():
         definition = ctx.config.source(name)
         key = name.upper()
         if not is_user(definition) or "$" not in (definition.raw or "") or key in covered:
@@ -228,7 +228,7 @@ def _read_between(ctx, name: str, earlier, later) -> bool:
 
 @check
 def duplicate_assignment(ctx):
-    for name in ctx.config.names():
+    for name in ctx.names():
         history = ctx.config.history(name)
         for earlier, later in zip(history, history[1:]):
             if earlier.origin != "file" or later.origin != "file":

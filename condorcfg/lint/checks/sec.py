@@ -57,7 +57,7 @@ def _daemons_only(ctx, level: str, auth_name) -> bool:
 
 @check
 def insecure_allow(ctx):
-    for name in ctx.config.names():
+    for name in ctx.names():
         found = _ALLOW.fullmatch(name.split(".")[-1])
         if not found:
             continue
@@ -101,7 +101,7 @@ _AUTH_KNOB = re.compile(r"SEC_(DEFAULT|WRITE|ADMINISTRATOR|DAEMON|NEGOTIATOR|CON
 
 @check
 def weak_security(ctx):
-    for name in ctx.config.names():
+    for name in ctx.names():
         found = _AUTH_KNOB.fullmatch(name.split(".")[-1])
         if not found:
             continue
@@ -128,7 +128,7 @@ _METHODS = re.compile(r"SEC_(DEFAULT|WRITE|ADMINISTRATOR|DAEMON|NEGOTIATOR|CONFI
 
 @check
 def insecure_auth_method(ctx):
-    for name in ctx.config.names():
+    for name in ctx.names():
         found = _METHODS.fullmatch(name.split(".")[-1])
         if not found:
             continue
@@ -154,7 +154,7 @@ def settable_attrs_wildcard(ctx):
                if (value(ctx, n) or "").strip().lower() in ("true", "yes", "1", "t", "y")]
     if not enabled:
         return
-    for name in ctx.config.names():
+    for name in ctx.names():
         if not name.split(".")[-1].upper().startswith("SETTABLE_ATTRS_"):
             continue
         definition = ctx.config.source(name)

@@ -32,7 +32,7 @@ def _definition_at(ctx, location):
     """The slot knob definition written at ``location`` (to report template ones at their `use`)."""
     if location is None:
         return None
-    for name in ctx.config.names():
+    for name in ctx.names():
         if not _SLOT_KNOB.fullmatch(name):
             continue
         for definition in ctx.config.history(name):
@@ -90,7 +90,7 @@ def num_slots_exceeds_cpus(ctx):
     if not is_user(definition):
         return
     if any(re.fullmatch(r"NUM_SLOTS_TYPE_\d+", n, re.IGNORECASE) and n.upper() != "NUM_SLOTS_TYPE_0"
-           for n in ctx.config.names()):
+           for n in ctx.names()):
         return  # NUM_SLOTS only counts type-0 slots when no slot types are defined
     slots = _integer(value(ctx, "NUM_SLOTS"))
     layout = _layout(ctx)
@@ -126,7 +126,7 @@ def slot_type_zero(ctx):
 
 @check
 def slot_type_incomplete(ctx):
-    names = {n.upper(): n for n in ctx.config.names()}
+    names = {n.upper(): n for n in ctx.names()}
     types = {}
     for upper in names:
         found = re.fullmatch(r"SLOT_TYPE_(\d+)", upper)

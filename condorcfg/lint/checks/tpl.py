@@ -38,7 +38,7 @@ def _list_items(text: str | None) -> set[str]:
 
 @check
 def template_contribution_discarded(ctx):
-    for name in ctx.config.names():
+    for name in ctx.names():
         for definition in ctx.config.history(name):
             if definition.origin != "file" or not _plain(definition):
                 continue

@@ -33,7 +33,7 @@ def _discard_list() -> set[str]:
 def obsolete_knob(ctx):
     knowledge = ctx.knowledge
     discard = None
-    for name in ctx.config.names():
+    for name in ctx.names():
         definition = ctx.config.source(name)
         if not is_user(definition) or _OWN_RULES.fullmatch(name):
             continue
@@ -55,11 +55,11 @@ def hostallow_knob(ctx):
     from condorcfg.lint.checks._util import macro_references
 
     referenced = set()
-    for name in ctx.config.names():
+    for name in ctx.names():
         for definition in ctx.config.history(name):
             referenced.update(r.name.upper() for r in macro_references(definition.raw or ""))
             referenced.update(r.name.upper() for r in macro_references(getattr(definition, "text", "") or ""))
-    for name in ctx.config.names():
+    for name in ctx.names():
         if not re.fullmatch(r"HOST(ALLOW|DENY)_.+", name, re.IGNORECASE):
             continue
         definition = ctx.config.source(name)
