@@ -1,6 +1,6 @@
 """Lint speed: `condorcfg lint` as a pre-commit hook runs it, one fresh process per run.
 
-Reports the median wall time of
+Reports the median (and fastest) wall time of
   1. `condorcfg lint examples/etc/condor_config` (cold process; target <= 150 ms), and
   2. `condorcfg lint` of a generated 10,000-line configuration (target <= 1 s),
 and, for scale, HTCondor's own cold read of the same files (the htcondor wheel: import,
@@ -66,8 +66,14 @@ def timed(argv: list[str], env: dict | None = None) -> float:
 
 
 def median_of(runs: int, argv: list[str], env: dict | None = None) -> float:
+    return times_of(runs, argv, env)[0]
+
+
+def times_of(runs: int, argv: list[str], env: dict | None = None) -> tuple[float, float]:
+    """(median, fastest) wall time; the fastest shows what a loaded, shared machine hides."""
     timed(argv, env)  # warm the OS file cache and the rule cache, as on a developer's machine
-    return statistics.median(timed(argv, env) for _ in range(runs))
+    samples = [timed(argv, env) for _ in range(runs)]
+    return statistics.median(samples), min(samples)
 
 
 def htcondor_read(config: Path, runs: int) -> float | None:
@@ -91,15 +97,16 @@ def main() -> int:
         big.write_text(big_config())
         cases = {"example": ["--config-root", str(EXAMPLE)], "10k-lines": [str(big)]}
         configs = {"example": EXAMPLE, "10k-lines": big}
-        print(f"{'case':<10} {'condorcfg lint':>15} {'target':>8} {'HTCondor read':>14} {'ratio':>7}")
+        print(f"{'case':<10} {'condorcfg lint':>15} {'(fastest)':>10} {'target':>8} {'HTCondor read':>14} {'ratio':>7}")
         for name, extra in cases.items():
-            ours = median_of(args.runs, condorcfg + extra)
+            ours, fastest = times_of(args.runs, condorcfg + extra)
             theirs = htcondor_read(configs[name], args.runs)
             ratio = f"{ours / theirs:.2f}" if theirs else "-"
             shown = f"{theirs * 1000:.0f} ms" if theirs else "n/a"
             ok = ours <= TARGETS[name]
             failed |= not ok
-            print(f"{name:<10} {ours * 1000:>12.0f} ms {TARGETS[name] * 1000:>5.0f} ms {shown:>14} {ratio:>7}"
+            print(f"{name:<10} {ours * 1000:>12.0f} ms {fastest * 1000:>7.0f} ms {TARGETS[name] * 1000:>5.0f} ms "
+                  f"{shown:>14} {ratio:>7}"
                   f"  {'ok' if ok else 'SLOWER THAN TARGET'}")
     return 1 if failed else 0
 

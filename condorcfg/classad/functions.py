@@ -951,6 +951,7 @@ def _regex_op(pattern: str, target: str, opts: str, replace):
     idx = 0
     n = len(target)
     matched_any = False
+    total = 0  # length so far, kept incrementally (summing each time would be quadratic)
     while True:
         m = rx.search(target, idx)
         if m is None:
@@ -964,7 +965,8 @@ def _regex_op(pattern: str, target: str, opts: str, replace):
         if r is ERROR:
             return ERROR
         out.append(r)
-        if len(out) > 1 and sum(map(len, out)) > MAX_STRING:
+        total += len(r) + (m.start() - idx if full else 0)
+        if total > MAX_STRING:
             return ERROR
         if not find_all:
             idx = m.end()

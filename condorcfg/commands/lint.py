@@ -100,10 +100,19 @@ def run(args) -> int:
 
     from condorcfg.report import ReportView, render
 
+    class View(ReportView):
+        """The report view, computing each file's shown path once (a big report has thousands of findings)."""
+
+        def display_path(self, file):
+            _shown = self.__dict__.setdefault("_shown", {})
+            if file not in _shown:
+                _shown[file] = ReportView.display_path(self, file)
+            return _shown[file]
+
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     color = args.color == "always" or (args.color == "auto" and fmt == "text" and not args.output
                                        and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
-    report = render(fmt, result, ReportView(ruleset=ruleset, root=project.directory, color=color, fail_on=fail_on))
+    report = render(fmt, result, View(ruleset=ruleset, root=project.directory, color=color, fail_on=fail_on))
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8") as handle:

@@ -118,7 +118,10 @@ class _MemoConfig:
     def __init__(self, config):
         self._config = config
         self._names = None
-        self._memo: dict[tuple[str, str], object] = {}
+        self._source: dict[str, object] = {}
+        self._value: dict[str, object] = {}
+        self._raw: dict[str, object] = {}
+        self._history: dict[str, object] = {}
 
     def __getattr__(self, attribute):
         return getattr(self._config, attribute)
@@ -128,31 +131,43 @@ class _MemoConfig:
             self._names = list(self._config.names())
         return list(self._names)
 
-    def _remember(self, method: str, name: str):
-        key = (method, name)
+    def _remember(self, memo: dict, method: str, name: str):
         try:
-            found = self._memo[key]
+            found = memo[name]
         except KeyError:
             try:
                 found = getattr(self._config, method)(name)
             except (CondorcfgError, RecursionError) as exc:  # e.g. a macro cycle: the same error every time
                 found = _Failed(exc)
-            self._memo[key] = found
-        if isinstance(found, _Failed):
+            memo[name] = found
+        if type(found) is _Failed:
             raise found.error
         return found
 
+    # The hot paths (tens of thousands of calls on a big configuration) look in the dict first.
     def source(self, name):
-        return self._remember("source", name)
+        found = self._source.get(name, _MISSING)
+        if found is _MISSING or type(found) is _Failed:
+            return self._remember(self._source, "source", name)
+        return found
 
     def value(self, name):
-        return self._remember("value", name)
+        found = self._value.get(name, _MISSING)
+        if found is _MISSING or type(found) is _Failed:
+            return self._remember(self._value, "value", name)
+        return found
 
     def raw(self, name):
-        return self._remember("raw", name)
+        found = self._raw.get(name, _MISSING)
+        if found is _MISSING or type(found) is _Failed:
+            return self._remember(self._raw, "raw", name)
+        return found
 
     def history(self, name):
-        return list(self._remember("history", name))
+        return list(self._remember(self._history, "history", name))
+
+
+_MISSING = object()
 
 
 class _Failed:
@@ -441,10 +456,15 @@ def run(target, *, machine=None, settings: LintSettings | None = None, ruleset=N
     from condorcfg.lint.checks import get_check, import_check_modules
     from condorcfg.lint.declarative import run_matcher
 
-    if any(r.check for r in enabled):
-        for module, exc in import_check_modules():
+    def report_import_failures(failures):
+        for module, exc in failures:  # (the same failure reported twice is merged by _finish)
             engine_finding(INTERNAL_ERROR, f"lint check module {module} failed to import "
                                            f"({type(exc).__name__}: {exc}); its rules did not run", always=True)
+
+    # Only the check modules of the enabled rules' families (POL501 -> checks/pol.py) are imported.
+    families = {r.code[:3].lower() for r in enabled if r.check}
+    if families:
+        report_import_failures(import_check_modules(families))
     rules_run, skipped = [], []
     for rule in enabled:
         if rule.match and ("reader" in rule.match or "engine" in rule.match):
@@ -454,6 +474,7 @@ def run(target, *, machine=None, settings: LintSettings | None = None, ruleset=N
             continue
         function = run_matcher if rule.match else get_check(rule.check)
         if function is None:
+            report_import_failures(import_check_modules())  # get_check imported every module: say which broke
             engine_finding(INTERNAL_ERROR, f"rule {rule.code} ({rule.name}) names check {rule.check!r}, which is "
                                            f"not registered in condorcfg.lint.checks", always=True)
             continue
@@ -474,7 +495,44 @@ def run(target, *, machine=None, settings: LintSettings | None = None, ruleset=N
     result = LintResult(findings=[], rules_run=rules_run, skipped_rules=skipped, files=files)
     kept = _apply_suppressions(findings, ctx, ruleset, enabled_codes, settings, files, result, engine_finding)
     result.findings = _finish(kept, settings, ruleset, files)
+    _show_paths_as_reported(result.findings, config)
     return result
+
+
+_PATH_CHARS = r"[A-Za-z0-9_.~/+-]"
+
+
+def _show_paths_as_reported(findings, config) -> None:
+    """Write file paths inside messages and notes the way the report prints locations.
+
+    Checks name other places with ``str(location)`` ("`use POLICY : X` at /abs/30-policy:5:1");
+    the report shows a finding's own file relative to the current directory when it is under
+    it, so the same file is shown the same way in the text.
+    """
+    from condorcfg.report import ReportView
+
+    view = ReportView()
+    known = set(getattr(config, "files", ()) or ())
+    known.update(s.location.file for s in getattr(config, "statements", ()) or () if getattr(s, "location", None))
+    known.update(f.location.file for f in findings if f.location is not None)
+    shown = {}
+    for file in known:
+        if file and os.path.isabs(file):
+            display = view.display_path(file)
+            if display != file:
+                shown[file] = display
+    if not shown:
+        return
+    # a whole path: not part of a longer one (a trailing "." may end the sentence)
+    alternatives = "|".join(re.escape(f) for f in sorted(shown, key=len, reverse=True))
+    pattern = re.compile(rf"(?<!{_PATH_CHARS})({alternatives})(?![A-Za-z0-9_~/+-]|\.[A-Za-z0-9_])")
+    swap = lambda found: shown[found.group(1)]  # noqa: E731 - tiny local helper
+
+    for finding in findings:
+        if "/" in finding.message:
+            finding.message = pattern.sub(swap, finding.message)
+        if finding.notes:
+            finding.notes = [pattern.sub(swap, note) if "/" in note else note for note in finding.notes]
 
 
 def _normalise(item, rule) -> Diagnostic:

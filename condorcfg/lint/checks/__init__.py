@@ -11,13 +11,13 @@ A check module in this package registers its functions with the decorator::
         yield ctx.finding("IS_OWNER refers to job attribute Owner", at=definition)
 
 A check yields Diagnostics (``ctx.finding`` fills in the rule's code, slug and severity and
-the template/override provenance).  The modules are imported on the first lookup only, so a
-lint run that needs no Python check never pays for them.
+the template/override provenance).  The modules are imported on first use only, so a lint
+run that needs no Python check never pays for them.
 """
 from __future__ import annotations
 
 import importlib
-import pkgutil
+import os
 from collections.abc import Callable, Iterable
 
 CheckFunction = Callable[..., Iterable]
@@ -43,28 +43,38 @@ def check(name: str | Callable | None = None):
     return lambda function: register(function, name)
 
 
-def import_check_modules() -> list[tuple[str, BaseException]]:
-    """Import every module of this package once; return (module, error) for those that fail."""
+def import_check_modules(modules=None) -> list[tuple[str, BaseException]]:
+    """Import the check modules (all, or just those named, e.g. ``{"pol", "sec"}``) once each.
+
+    Returns (module, error) for every module that failed to import so far.  A rule's checks
+    normally live in the module named after its family (POL501 -> ``pol``), so a run of a few
+    selected rules imports only their modules; :func:`get_check` imports the rest if needed.
+    """
     global _imported
-    failures = []
     if not _imported:
-        _imported = True
-        for info in pkgutil.iter_modules(__path__):
-            if info.name.startswith("_"):
+        wanted = sorted({entry[:-3] for directory in __path__ for entry in os.listdir(directory)
+                         if entry.endswith(".py") and not entry.startswith("_")})
+        if modules is None:
+            _imported = True
+        else:
+            wanted = [name for name in wanted if name in modules]
+        for name in wanted:
+            if name in _attempted:
                 continue
+            _attempted.add(name)
             try:
-                importlib.import_module(f"{__name__}.{info.name}")
+                importlib.import_module(f"{__name__}.{name}")
             except Exception as exc:  # a broken check module must not stop the other rules
-                failures.append((f"{__name__}.{info.name}", exc))
-        _import_failures.extend(failures)
+                _import_failures.append((f"{__name__}.{name}", exc))
     return list(_import_failures)
 
 
 _import_failures: list[tuple[str, BaseException]] = []
+_attempted: set[str] = set()
 
 
 def get_check(name: str) -> CheckFunction | None:
-    """The check registered as ``name``, or None."""
+    """The check registered as ``name``, or None (importing every check module if it is not yet known)."""
     if name not in _REGISTRY:
         import_check_modules()
     return _REGISTRY.get(name)

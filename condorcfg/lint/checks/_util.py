@@ -7,9 +7,9 @@ the ClassAd tree of :mod:`condorcfg.classad.ast`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterator
+from collections import namedtuple
+from collections.abc import Iterator
 
 from condorcfg.diagnostics import Location
 
@@ -41,6 +41,18 @@ POLICY_KNOBS = ("START", "IS_OWNER", "SUSPEND", "CONTINUE", "PREEMPT", "KILL", "
 def is_user(definition) -> bool:
     """Written by the user (a file or the environment), not by a template or a default."""
     return definition is not None and getattr(definition, "origin", "file") in USER_ORIGINS
+
+
+def user_definitions(ctx) -> list[tuple[str, object]]:
+    """(name, effective Definition) of every name the user wrote (``is_user``), in order; once per run.
+
+    Most checks walk exactly these; a big configuration has thousands of names.
+    """
+    found = ctx.shared.get("user_definitions")
+    if found is None:
+        found = ctx.shared["user_definitions"] = [
+            (name, definition) for name in ctx.names() if is_user(definition := ctx.config.source(name))]
+    return found
 
 
 def effective(ctx, name: str):
@@ -82,15 +94,15 @@ def anchor(definition) -> Location | None:
 
 # ------------------------------------------------------------------ macros
 
-@dataclass
-class MacroRef:
-    name: str
-    default: str | None
-    start: int
-    end: int
+# A ``$(name)``/``$(name:default)`` in a text: the fields of the reader's MacroRef, cheap to make
+# (and no `typing` import, which costs a cold `condorcfg lint` a few milliseconds).
+MacroRef = namedtuple("MacroRef", "name default start end")
 
 
 _SIMPLE_REF = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_.]*)(?::([^()]*))?\)")
+# A reference the reader's scanner accepts as written: identifier characters, and a default made
+# of the characters it allows after the colon (no "$", no parentheses).
+_PLAIN_REF = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_.]*)(?::([A-Za-z0-9_./ ,\\:]*))?\)")
 
 
 def macro_references(text: str) -> list:
@@ -107,12 +119,17 @@ def _references(text: str) -> tuple:
         from condorcfg.config.macros import references
     except ImportError:
         references = None
-    if references is not None:
-        try:
-            return tuple(references(text))
-        except Exception:  # a reader bug must not take a rule down with it
-            pass
-    return tuple(MacroRef(m.group(1), m.group(2), m.start(), m.end()) for m in _SIMPLE_REF.finditer(text))
+    if references is None:
+        return tuple(MacroRef(m.group(1), m.group(2), m.start(), m.end()) for m in _SIMPLE_REF.finditer(text))
+    # Fast path: when every `$` starts a plain $(NAME) or $(NAME:default) (no functions, no $$,
+    # no nesting), the simple pattern finds exactly what the reader's scanner does.
+    simple = list(_PLAIN_REF.finditer(text))
+    if len(simple) == text.count("$") and not any(m.group(1).upper() == "DOLLAR" for m in simple):
+        return tuple(MacroRef(m.group(1), m.group(2), m.start(), m.end()) for m in simple)
+    try:
+        return tuple(references(text))
+    except Exception:  # a reader bug must not take a rule down with it
+        return tuple(MacroRef(m.group(1), m.group(2), m.start(), m.end()) for m in _SIMPLE_REF.finditer(text))
 
 
 def written_span(ctx, definition, pattern) -> tuple | None:
@@ -202,8 +219,7 @@ def expanded(ctx, definition) -> str | None:
 
     try:
         if getattr(definition, "origin", "file") == "default":
-            # config.source() builds a fresh Definition for a built-in default on every call, so a
-            # cache keyed by object identity (LintContext.expanded) could mix two of them up
+            # a built-in default's text, expanded as written (as these checks always have)
             return ctx.config.expand(definition.raw or "")
         return ctx.expanded(definition)
     except (CondorcfgError, RecursionError):
@@ -266,6 +282,15 @@ EXPORT_LIST = re.compile(
 _NOT_EXPORTS = re.compile(r"(SYSTEM_)?(STARTD_JOB|STARTD_SLOT|STARTD_PARTITIONABLE_SLOT|STARTD_LATCH|"
                           r"TRANSFER_JOB|SYSTEM_JOB_MACHINE|STARTD_VM|BROKEN_SLOT_CONTEXT)_(ATTRS|EXPRS)",
                           re.IGNORECASE)
+
+
+def expression_names(ctx) -> set[str]:
+    """The defined names (as spelled) of expression-valued knobs (``EXPRESSION_KNOBS``); once per run."""
+    found = ctx.shared.get("expression_names")
+    if found is None:
+        found = ctx.shared["expression_names"] = {n for n in ctx.names()
+                                                  if EXPRESSION_KNOBS.fullmatch(n.split(".")[-1])}
+    return found
 
 
 def export_lists(ctx) -> list[str]:
@@ -373,9 +398,8 @@ def empty_macro_notes(ctx, definition) -> list[str]:
 def name_rule(ctx, pattern: str, message: str):
     """Findings for every user-written knob whose name matches ``pattern`` (the value is not needed)."""
     regex = re.compile(pattern, re.IGNORECASE)
-    for name in ctx.names():
-        definition = ctx.config.source(name)
-        if is_user(definition) and regex.fullmatch(name.split(".")[-1]):
+    for name, definition in user_definitions(ctx):
+        if regex.fullmatch(name.split(".")[-1]):
             yield ctx.finding(message.format(knob=name), at=definition)
 
 

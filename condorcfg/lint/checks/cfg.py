@@ -10,15 +10,13 @@ import re
 
 from condorcfg.diagnostics import Location
 from condorcfg.lint.checks import check
-from condorcfg.lint.checks._util import EXPRESSION_KNOBS, is_user, raw_span, trailing_comment_offset
+from condorcfg.lint.checks._util import (EXPRESSION_KNOBS, is_user, raw_span, trailing_comment_offset,
+                                         user_definitions)
 
 
 @check
 def trailing_comment(ctx):
-    for name in ctx.names():
-        definition = ctx.config.source(name)
-        if not is_user(definition):
-            continue
+    for name, definition in user_definitions(ctx):
         raw = definition.raw or ""
         if "#" not in raw or "\n" in raw:
             continue  # heredoc bodies keep their own comment syntax
@@ -60,10 +58,12 @@ _DIRECTIVES = {"use", "include", "error", "warning", "if", "elif", "else", "endi
 @check
 def directive_name_knob(ctx):
     for name in ctx.names():
+        if name.split(".")[-1].lower() not in _DIRECTIVES:
+            continue  # (tested first: most runs then need no knowledge base here)
         definition = ctx.config.source(name)
         if ctx.knowledge.builtin(name.split(".")[-1]) is not None:
             continue  # a real HTCondor knob (INCLUDE is the include-file directory)
-        if is_user(definition) and name.split(".")[-1].lower() in _DIRECTIVES:
+        if is_user(definition):
             yield ctx.finding(f"a knob named {name!r} looks like the `{name.lower()}` statement; HTCondor reads "
                               f"this line as an assignment only because of the `=`, and readers (and template "
                               f"bodies) may not", at=definition)
@@ -79,10 +79,7 @@ _PLACEHOLDERS = [
 
 @check
 def unrendered_placeholder(ctx):
-    for name in ctx.names():
-        definition = ctx.config.source(name)
-        if not is_user(definition):
-            continue
+    for name, definition in user_definitions(ctx):
         raw = definition.raw or ""
         for pattern, what in _PLACEHOLDERS:
             found = pattern.search(raw)

@@ -10,9 +10,9 @@ import re
 
 from condorcfg.lint.checks import check
 from condorcfg.lint.checks._trace import POLICY_ATTRIBUTES
-from condorcfg.lint.checks._util import (EXPRESSION_KNOBS, empty_macro_notes, expanded, exported_names, is_user,
+from condorcfg.lint.checks._util import (empty_macro_notes, expanded, exported_names, expression_names, is_user,
                                          macro_references, parsed, raw_span, strip_parens, trailing_comment_offset,
-                                         walk)
+                                         user_definitions, walk)
 
 _UNIT = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)?\s*[KMGTkmgt][Bb]?(?![A-Za-z0-9_])")
 
@@ -20,8 +20,9 @@ _UNIT = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)?\s*[KMGTkmgt][Bb]?(?![A-Za-z
 def _expression_definitions(ctx, exported=None, include_exported=True):
     """User-written definitions of expression-valued knobs (and of exported knobs)."""
     exported = exported_names(ctx) if exported is None else exported
+    expressions = expression_names(ctx)
     for name in ctx.names():
-        if not (EXPRESSION_KNOBS.fullmatch(name.split(".")[-1]) or (include_exported and name.upper() in exported)):
+        if not (name in expressions or (include_exported and name.upper() in exported)):
             continue
         definition = ctx.config.source(name)
         if is_user(definition):
@@ -84,9 +85,8 @@ _CMP_UNDEFINED = re.compile(r"(==|!=)\s*\(?\s*undefined\b|\bundefined\s*\)?\s*(=
 def compare_undefined(ctx):
     from condorcfg.classad import UNDEFINED, ast
 
-    for name in ctx.names():
-        definition = ctx.config.source(name)
-        if not is_user(definition) or not _CMP_UNDEFINED.search(definition.raw or ""):
+    for _name, definition in user_definitions(ctx):
+        if not _CMP_UNDEFINED.search(definition.raw or ""):
             continue
         node = parsed(ctx, definition)[0]
         if node is None:

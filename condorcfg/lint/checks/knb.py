@@ -14,10 +14,11 @@ from condorcfg.lint.checks._fold import fold
 from condorcfg.lint.checks._trace import POLICY_ATTRIBUTES
 from condorcfg.lint.checks._util import (EXPRESSION_KNOBS, describe, empty_macro_notes, export_lists,
                                          exported_names, expanded, is_user, macro_references, parsed, prefixed_bases,
-                                         raw_span, strip_parens, value)
+                                         raw_span, strip_parens, user_definitions, value)
 
 _CONSTANT_WORDS = {"TRUE", "FALSE", "UNDEFINED", "ERROR"}
 _ITEM = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+_PER_SLOT = re.compile(r"(SLOT\d+|SLOT_TYPE_\d+)_(.+)", re.IGNORECASE)
 
 
 def _items(text: str) -> list[str]:
@@ -48,7 +49,7 @@ def _exported_definitions(ctx):
     exported = {item.upper(): list_name for list_name, item in pairs}
     # SLOT<N>_<X> / SLOT_TYPE_<N>_<X> give slot N (type N) its own value of an exported X
     for name in ctx.names():
-        found = re.fullmatch(r"(SLOT\d+|SLOT_TYPE_\d+)_(.+)", name, re.IGNORECASE)
+        found = _PER_SLOT.fullmatch(name)
         if found and found.group(2).upper() in exported:
             pairs.append((exported[found.group(2).upper()], name))
     return pairs
@@ -125,21 +126,25 @@ def exported_undefined(ctx):
 def _referenced_names(ctx) -> set[str]:
     """Upper-case names that any value, condition or include refers to with $(X) or `defined X`."""
     used = set()
-    texts = set()  # a statement's text is usually also its definition's: scan each text once
+    # A statement's text is usually the very string of its definition's: scan each string once.
+    # (By identity: hashing megabytes of appended list values would cost more than it saves.)
+    texts: dict[int, str] = {}
     for name in ctx.names():
         for definition in ctx.config.history(name):
-            texts.add(definition.raw or "")
+            raw = definition.raw or ""
+            texts[id(raw)] = raw
             if getattr(definition, "text", None):
-                texts.add(definition.text)
+                texts[id(definition.text)] = definition.text
     for statement in getattr(ctx.config, "statements", ()) or ():
-        texts.add(getattr(statement, "text", "") or "")
-    for text in texts:
+        text = getattr(statement, "text", "") or ""
+        texts[id(text)] = text
+    for text in texts.values():
         if "$" in text:
             for ref in macro_references(text):
                 if ref.name:
                     used.add(ref.name.split(":")[0].upper())
                     used.add(ref.name.split(".")[-1].upper())
-        if "defined" in text.lower():
+        if "defined" in text.lower():  # cheap test first: most texts have no condition
             for found in _DEFINED.finditer(text):
                 used.add(found.group(1).upper())
     return used
@@ -238,10 +243,7 @@ _FLOAT = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*")
 @check
 def knob_type(ctx):
     knowledge = ctx.knowledge
-    for name in ctx.names():
-        definition = ctx.config.source(name)
-        if not is_user(definition):
-            continue
+    for name, definition in user_definitions(ctx):
         kind = knowledge.knob_type(name.split(".")[-1])
         if kind not in ("bool", "int", "long", "double"):
             continue
@@ -335,9 +337,8 @@ def word_count(text: str | None, word: str) -> int:
 
 @check
 def over_quoted_string(ctx):
-    for name in ctx.names():
-        definition = ctx.config.source(name)
-        if not is_user(definition) or '\\"' not in (definition.raw or ""):
+    for name, definition in user_definitions(ctx):
+        if '\\"' not in (definition.raw or ""):
             continue
         node = parsed(ctx, definition)[0]
         if node is None:

@@ -6,17 +6,17 @@ and a cycle hangs the daemon (config-language.md 7-8).
 """
 from __future__ import annotations
 
-import difflib
 import re
 
 from condorcfg.lint.checks import check
-from condorcfg.lint.checks._util import describe, is_user, macro_references, raw_span, value
+from condorcfg.lint.checks._util import describe, is_user, macro_references, raw_span, user_definitions, value
 
 _NOT_KNOBS = {"DOLLAR"}
 # Values in the job router / schedd transform language: their $(X) are the transform's own variables,
 # expanded by the transform engine, not by the configuration reader.
 _TRANSFORMS = re.compile(r"JOB_ROUTER_(ROUTE|TRANSFORM|PRE_ROUTE_TRANSFORM|POST_ROUTE_TRANSFORM)_.+|"
                          r"JOB_TRANSFORM_.+|JOB_ROUTER_(DEFAULTS|ENTRIES)", re.IGNORECASE)
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 MAX_GRAPH_NODES = 200_000  # bounded work on huge configurations
 
 
@@ -32,21 +32,22 @@ def undefined_macro(ctx):
     names = ctx.names()
     suffixes = {n.split(".", 1)[1].upper() for n in names if "." in n}
     known = None
-    for name in names:
-        definition = ctx.config.source(name)
-        if not is_user(definition) or _TRANSFORMS.fullmatch(name):
+    for name, definition in user_definitions(ctx):
+        if _TRANSFORMS.fullmatch(name):
             continue
         for ref in macro_references(definition.raw or ""):
             target = (ref.name or "").strip()
             if ref.default is not None or not target or target.upper() in _NOT_KNOBS or target.isdigit():
                 continue
-            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", target):
+            if not _NAME.fullmatch(target):
                 continue  # a computed name such as $($(X)_HOST): checked through X
             if _defined_somewhere(ctx, target, suffixes) or ctx.is_site_knob(target):
                 continue
             if ctx.knowledge.is_host_fact(target):
                 continue  # HTCondor defines it at start-up
             if known is None:
+                import difflib  # only when there is something to suggest
+
                 known = list(dict.fromkeys(n.upper() for n in names))
             close = difflib.get_close_matches(target.upper(), known, n=1, cutoff=0.8)
             hint = f"; did you mean $({close[0]})?" if close else ""
@@ -83,6 +84,7 @@ def _strong_components(graph) -> list[list[str]]:
     """Tarjan's algorithm, iteratively (chains of thousands of macros must not hit the recursion limit)."""
     index, low, on_stack, stack, components = {}, {}, set(), [], []
     counter = 0
+    known_edges: dict[str, list[str]] = {}  # computed once per node, not once per step over its edges
     for root in graph:
         if root in index:
             continue
@@ -94,7 +96,8 @@ def _strong_components(graph) -> list[list[str]]:
                 counter += 1
                 stack.append(node)
                 on_stack.add(node)
-            edges = [t for t in graph[node][1] if t in graph]
+                known_edges[node] = [t for t in graph[node][1] if t in graph]
+            edges = known_edges[node]
             if position < len(edges):
                 work.append((node, position + 1))
                 target = edges[position]
@@ -190,10 +193,9 @@ def _runaway_expansions(ctx, graph, cyclic: set[str]):
         for target in targets:
             reverse.setdefault(target, []).append(key)
     covered = _closure(set(cyclic), reverse)
-    for name in ctx.names():
-        definition = ctx.config.source(name)
+    for name, definition in user_definitions(ctx):
         key = name.upper()
-        if not is_user(definition) or "$" not in (definition.raw or "") or key in covered:
+        if "$" not in (definition.raw or "") or key in covered:
             continue
         try:
             ctx.config.value(name)

@@ -84,12 +84,18 @@ def _integer(text):
         return None
 
 
+# compiled once: these are tried against every name of the configuration
+_NUM_SLOTS_TYPE = re.compile(r"NUM_SLOTS_TYPE_\d+", re.IGNORECASE)
+_SLOT_TYPE = re.compile(r"SLOT_TYPE_(\d+)")
+_SLOT_TYPE_KNOB = re.compile(r"SLOT_TYPE_(\d+)_(.+)")
+
+
 @check
 def num_slots_exceeds_cpus(ctx):
     definition = effective(ctx, "NUM_SLOTS")
     if not is_user(definition):
         return
-    if any(re.fullmatch(r"NUM_SLOTS_TYPE_\d+", n, re.IGNORECASE) and n.upper() != "NUM_SLOTS_TYPE_0"
+    if any(_NUM_SLOTS_TYPE.fullmatch(n) and n.upper() != "NUM_SLOTS_TYPE_0"
            for n in ctx.names()):
         return  # NUM_SLOTS only counts type-0 slots when no slot types are defined
     slots = _integer(value(ctx, "NUM_SLOTS"))
@@ -129,7 +135,7 @@ def slot_type_incomplete(ctx):
     names = {n.upper(): n for n in ctx.names()}
     types = {}
     for upper in names:
-        found = re.fullmatch(r"SLOT_TYPE_(\d+)", upper)
+        found = _SLOT_TYPE.fullmatch(upper)
         if found and found.group(1) != "0":
             types[found.group(1)] = upper
     for type_id, upper in sorted(types.items(), key=lambda item: int(item[0])):
@@ -142,7 +148,7 @@ def slot_type_incomplete(ctx):
                               f"default count, so the startd creates no slots of this type", at=definition,
                               fix=f"add NUM_SLOTS_TYPE_{type_id} = <count>")
     for upper, name in names.items():
-        found = re.fullmatch(r"SLOT_TYPE_(\d+)_(.+)", upper)
+        found = _SLOT_TYPE_KNOB.fullmatch(upper)
         if not found or found.group(1) == "0" or found.group(1) in types:
             continue
         if ctx.config.source(f"NUM_SLOTS_TYPE_{found.group(1)}") is not None:

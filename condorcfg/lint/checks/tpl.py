@@ -40,10 +40,8 @@ def _list_items(text: str | None) -> set[str]:
 def template_contribution_discarded(ctx):
     for name in ctx.names():
         for definition in ctx.config.history(name):
-            if definition.origin != "file" or not _plain(definition):
-                continue
             previous = definition.overrode
-            if previous is None:
+            if previous is None or definition.origin != "file" or not _plain(definition):
                 continue
             written = " ".join((definition.text or "").split())
             if previous.origin == "template" and appends(previous):

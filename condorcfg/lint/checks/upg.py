@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from condorcfg.lint.checks import check
-from condorcfg.lint.checks._util import is_user, name_rule, value
+from condorcfg.lint.checks._util import is_user, name_rule, user_definitions
 
 # Covered by the declarative rules UPG901-UPG903 and RTR101.
 _OWN_RULES = re.compile(r"HOSTALLOW_.+|HOSTDENY_.+|VIRTUAL_MACHINE_TYPE_\d+|NUM_VIRTUAL_MACHINES(_TYPE_\d+)?|"
@@ -33,9 +33,8 @@ def _discard_list() -> set[str]:
 def obsolete_knob(ctx):
     knowledge = ctx.knowledge
     discard = None
-    for name in ctx.names():
-        definition = ctx.config.source(name)
-        if not is_user(definition) or _OWN_RULES.fullmatch(name):
+    for name, definition in user_definitions(ctx):
+        if _OWN_RULES.fullmatch(name):
             continue
         info = knowledge.obsolete(name)
         if info is not None and knowledge.builtin(name) is None:
@@ -50,18 +49,22 @@ def obsolete_knob(ctx):
                               f"UPGRADE:DISCARD list); the setting does nothing", at=definition)
 
 
+_HOSTALLOW = re.compile(r"HOST(ALLOW|DENY)_.+", re.IGNORECASE)
+
+
 @check
 def hostallow_knob(ctx):
     from condorcfg.lint.checks._util import macro_references
 
+    candidates = [name for name in ctx.names() if _HOSTALLOW.fullmatch(name)]
+    if not candidates:
+        return  # the usual case: no need to scan every value for references
     referenced = set()
     for name in ctx.names():
         for definition in ctx.config.history(name):
             referenced.update(r.name.upper() for r in macro_references(definition.raw or ""))
             referenced.update(r.name.upper() for r in macro_references(getattr(definition, "text", "") or ""))
-    for name in ctx.names():
-        if not re.fullmatch(r"HOST(ALLOW|DENY)_.+", name, re.IGNORECASE):
-            continue
+    for name in candidates:
         definition = ctx.config.source(name)
         if not is_user(definition) or name.upper() in referenced:
             continue  # used as an ordinary macro, e.g. ALLOW_WRITE = $(HOSTALLOW_WRITE)

@@ -44,16 +44,112 @@ def _read_table() -> dict:
     return {upper: (entry["name"], entry) for upper, entry in knobs.items()}
 
 
-def _first_match(patterns: list[str]):
-    """One regex that full-matches what any of ``patterns`` does, telling which (the first) by group name.
+def _required_literal(pattern: str) -> str | None:
+    """The longest run of letters/digits/_ that every full match of ``pattern`` must contain (upper case).
 
-    Checking every name of a big configuration against 30 patterns one by one is slow; a single
-    alternation tries them in the same order.  None if the patterns cannot be combined.
+    Only the top level of the pattern is read (groups, classes, escapes and quantified characters
+    end a run); a top-level ``|`` means nothing is required.  Used to skip - without compiling it -
+    a pattern a name cannot match.
     """
-    try:
-        return re.compile("|".join(f"(?P<p{i}>{p})" for i, p in enumerate(patterns)), re.IGNORECASE)
-    except re.error:
-        return None
+    runs, current, i = [], "", 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "|":
+            return None
+        if char in "?*+{":  # the previous character is optional or repeated: not a plain run
+            current = current[:-1]
+            runs.append(current)
+            current = ""
+            i = pattern.index("}", i) + 1 if char == "{" and "}" in pattern[i:] else i + 1
+            continue
+        if char.isascii() and (char.isalnum() or char == "_"):
+            current += char
+            i += 1
+            continue
+        runs.append(current)
+        current = ""
+        if char == "\\":
+            i += 2
+        elif char in "([":
+            i = _skip_group(pattern, i)
+        else:
+            i += 1
+    runs.append(current)
+    best = max(runs, key=len)
+    return best.upper() or None
+
+
+def _skip_group(pattern: str, start: int) -> int:
+    """Index just after the group or character class opening at ``start``."""
+    depth, i, in_class = 0, start, False
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            i += 2
+            continue
+        if in_class:
+            if char == "]" and i > class_start:
+                in_class = False
+                if depth == 0:
+                    return i + 1
+        elif char == "[":
+            in_class, class_start = True, i + 1 + (pattern[i + 1:i + 2] == "^")
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return len(pattern)
+
+
+class _Patterns:
+    """Name patterns (whole name, case-insensitive) tried in order: the first that matches wins.
+
+    Compiling 30 patterns costs a cold `condorcfg lint` several milliseconds, so at first each
+    pattern is compiled only when a name contains its required literal text (a small config asks
+    about a few names).  A big configuration asks about thousands: after ``_MANY`` names one
+    alternation of all patterns (tried in the same order) is faster.  Answers are remembered.
+    """
+
+    _MANY = 64
+
+    def __init__(self, entries: list[dict]):
+        self.entries = entries
+        self.needles = [_required_literal(e["pattern"]) for e in entries]
+        self.compiled: list = [None] * len(entries)
+        self.memo: dict[str, dict | None] = {}
+        self.combined = None
+
+    def first(self, name: str) -> dict | None:
+        if name in self.memo:
+            return self.memo[name]
+        if self.combined is None and len(self.memo) >= self._MANY:
+            try:
+                self.combined = re.compile("|".join(f"(?P<p{i}>{e['pattern']})" for i, e in enumerate(self.entries)),
+                                           re.IGNORECASE)
+            except re.error:
+                self.combined = False  # cannot be combined: keep testing one by one
+        if self.combined:
+            match = self.combined.fullmatch(name)
+            found = self.memo[name] = self.entries[int(match.lastgroup[1:])] if match is not None else None
+            return found
+        upper = name.upper()
+        plain = name.isascii()  # IGNORECASE also folds a few non-ASCII letters: then test every pattern
+        found = None
+        for index, entry in enumerate(self.entries):
+            needle = self.needles[index]
+            if needle is not None and plain and needle not in upper:
+                continue
+            regex = self.compiled[index]
+            if regex is None:
+                regex = self.compiled[index] = re.compile(entry["pattern"], re.IGNORECASE)
+            if regex.fullmatch(name):
+                found = entry
+                break
+        self.memo[name] = found
+        return found
 
 
 class Knowledge:
@@ -70,8 +166,6 @@ class Knowledge:
         self._host = {name.upper() for name in knobs.get("host_defined", []) + knobs.get("special_macros", [])}
         self._family_list = knobs.get("families", [])
         self._obsolete_list = knobs.get("obsolete", [])
-        self._family_memo: dict[str, str | None] = {}
-        self._obsolete_memo: dict[str, dict | None] = {}
         self._suggest_memo: dict[tuple[str, int], list[str]] = {}
         self._nearby_memo: dict[tuple, list[str]] = {}
         self.daemons = frozenset(d.upper() for d in knobs.get("daemons", []))
@@ -83,27 +177,12 @@ class Knowledge:
         return source() if callable(source) else source
 
     @cached_property
-    def _families(self):
-        return _first_match([f["pattern"] for f in self._family_list])
+    def _families(self) -> _Patterns:
+        return _Patterns(self._family_list)
 
     @cached_property
-    def _obsolete(self):
-        return _first_match([o["pattern"] for o in self._obsolete_list])
-
-    @staticmethod
-    def _lookup(combined, entries: list, memo: dict, name: str):
-        """The first of ``entries`` whose pattern full-matches ``name`` (memoised per name)."""
-        if name in memo:
-            return memo[name]
-        found = None
-        if combined is not None:
-            match = combined.fullmatch(name)
-            if match is not None:
-                found = entries[int(match.lastgroup[1:])]
-        else:
-            found = next((e for e in entries if re.fullmatch(e["pattern"], name, re.IGNORECASE)), None)
-        memo[name] = found
-        return found
+    def _obsolete(self) -> _Patterns:
+        return _Patterns(self._obsolete_list)
 
     # ------------------------------------------------------------------ knobs
 
@@ -131,7 +210,7 @@ class Knowledge:
 
     def family(self, name: str) -> str | None:
         """Why a name belongs to a known name family (``SLOT_TYPE_<N>`` ...), or None."""
-        found = self._lookup(self._families, self._family_list, self._family_memo, name)
+        found = self._families.first(name)
         return found["why"] if found is not None else None
 
     def is_known_knob(self, name: str) -> bool:
@@ -202,7 +281,7 @@ class Knowledge:
 
     def obsolete(self, name: str) -> dict | None:
         """``{pattern, status: removed|deprecated, replacement, note}`` for an obsolete knob, else None."""
-        return self._lookup(self._obsolete, self._obsolete_list, self._obsolete_memo, name)
+        return self._obsolete.first(name)
 
     # ------------------------------------------------------------- attributes
 

@@ -1,0 +1,255 @@
+"""Lint speed work (issue #5) must not change findings: the fast paths agree with the slow ones.
+
+Also the engine fixes made with it: a macro cycle never crashes a rule through
+``LintContext.expanded``, its cache is not keyed by object identity, paths inside messages
+print like the finding's own location, and only the enabled rules' check modules are imported.
+"""
+from __future__ import annotations
+
+import difflib
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+from hypothesis import given, settings, strategies as st
+
+import condorcfg
+from condorcfg.config.macros import references
+from condorcfg.config.model import Definition
+from condorcfg.diagnostics import CondorcfgError, Diagnostic, Location
+from condorcfg.lint import engine, knowledge
+from condorcfg.lint.checks import _util
+from condorcfg.lint.knowledge import _close_matches
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "etc" / "condor_config"
+
+
+# ------------------------------------------------------------------ fast paths = slow paths
+
+_PIECES = ["$(", ")", "$", "A", "b_1", ":", "x", " ", "DOLLAR", "dollar", "$$(", "$ENV(", "$INT(", "(", ".", "/",
+           ",", "-", "\\", '"', "9", "$(X)", "$(Y:d)", "$(Z:)", "$(A:b c,d)", "$(Q:/x\\y:z)", "#", "\t", "é"]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=12).map("".join))
+def test_macro_references_fast_path_agrees_with_the_reader(text):
+    want = [(r.name, r.default, r.start, r.end) for r in references(text)]
+    assert [(r.name, r.default, r.start, r.end) for r in _util.macro_references(text)] == want
+
+
+def _typos(count: int, seed: int) -> list[str]:
+    names = sorted(knowledge.load()._spellings)
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        word = list(rng.choice(names))
+        for _ in range(rng.randint(0, 3)):
+            at = rng.randrange(len(word))
+            roll = rng.random()
+            if roll < 0.4:
+                word[at] = rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789")
+            elif roll < 0.7 and len(word) > 1:
+                del word[at]
+            else:
+                word.insert(at, rng.choice("AEIOU_S"))
+        out.append("".join(word))
+    return out + [f"SITE_PATH_{i}" for i in range(50)] + ["", "_", "A__B", "X" * 60]
+
+
+def test_close_matches_equal_difflib():
+    kb = knowledge.load()
+    letters: dict = {}
+    for word in _typos(250, seed=5):
+        candidates = sorted(kb._spellings)[len(word) % 4:: 4]
+        assert _close_matches(word, candidates, 3, letters) == difflib.get_close_matches(word, candidates, 3, 0.8), word
+
+
+def test_suggestions_are_remembered_and_not_shared_mutably():
+    kb = knowledge.load()
+    first = kb.suggest("NEGOTIATOR_INTERVL")
+    first.append("junk")
+    assert kb.suggest("NEGOTIATOR_INTERVL")[0] == "NEGOTIATOR_INTERVAL"
+    assert "junk" not in kb.suggest("NEGOTIATOR_INTERVL")
+
+
+def _names_from_patterns(entries, count: int, seed: int) -> list[str]:
+    """Names made of the patterns' own words (so many match), plus odd spellings."""
+    import re
+
+    words = sorted({w for e in entries for w in re.findall(r"[A-Za-z]+", e["pattern"])} | {"_", "1", "22", "x"})
+    rng = random.Random(seed)
+    names = ["_".join(rng.choice(words) for _ in range(rng.randint(1, 5))) for _ in range(count)]
+    names += ["".join(rng.choice(words) for _ in range(rng.randint(1, 4))) for _ in range(count)]
+    return names + [n.lower() for n in names[:50]] + ["ſEC_X", "SLOT1_X", "STARTD.SLOT_TYPE_1", ""]
+
+
+def test_family_and_obsolete_lookups_match_the_pattern_lists():
+    import re
+
+    kb = knowledge.load()
+    for entries, lookup in ((kb._family_list, kb.family), (kb._obsolete_list, kb.obsolete)):
+        for name in _names_from_patterns(entries, 1500, seed=len(entries)):
+            first = next((e for e in entries if re.fullmatch(e["pattern"], name, re.IGNORECASE)), None)
+            want = first["why"] if first is not None and lookup == kb.family else first
+            assert lookup(name) == want, name
+
+
+def test_both_pattern_strategies_agree(monkeypatch):
+    """Few names: patterns compiled one by one behind a literal test; many: one alternation."""
+    import re
+
+    from condorcfg.lint.knowledge import _Patterns
+
+    kb = knowledge.load()
+    for entries in (kb._family_list, kb._obsolete_list):
+        names = _names_from_patterns(entries, 400, seed=7)
+        want = [next((e for e in entries if re.fullmatch(e["pattern"], n, re.IGNORECASE)), None) for n in names]
+        for many in (0, 10 ** 9):
+            monkeypatch.setattr(_Patterns, "_MANY", many)
+            patterns = _Patterns(entries)
+            assert [patterns.first(n) for n in names] == want
+
+
+def test_required_literal_is_required():
+    from condorcfg.lint.knowledge import _required_literal
+
+    assert _required_literal("SLOT_TYPE_\\d+(_.+)?") == "SLOT_TYPE_"
+    assert _required_literal("(.+_)?SEC_.+") == "SEC_"
+    assert _required_literal("GLEXEC_.+|GLEXEC") is None  # alternatives at the top: nothing is required
+    assert _required_literal("AB?C") in ("A", "C") and _required_literal("A[)|]BCD(E|F)") == "BCD"
+
+
+# ------------------------------------------------------------------ engine fixes
+
+def _write(tmp_path, text: str) -> str:
+    path = tmp_path / "condor_config"
+    path.write_text(text)
+    return str(path)
+
+
+def test_macro_cycle_crashes_no_rule(tmp_path):
+    """Declarative matchers with `expanded: true` and every check see "" for a value in a cycle."""
+    path = _write(tmp_path, "A = $(B)\nB = $(A)\nSTART = $(A)\nHOSTALLOW_WRITE = $(A) *\nALLOW_WRITE = $(B)\n"
+                            "SEC_DEFAULT_AUTHENTICATION_METHODS = $(A)\nIS_OWNER = $(A)\nSTARTD_ATTRS = A\n")
+    result = engine.run(path, settings=engine.LintSettings(select=["ALL"]))
+    internal = [f for f in result.findings if f.rule == engine.INTERNAL_ERROR]
+    assert internal == []
+    assert any(f.rule == "macro-cycle" for f in result.findings)
+
+
+def test_expanded_is_empty_for_a_cycle_and_remembers_the_failure(tmp_path):
+    config = condorcfg.load(_write(tmp_path, "A = $(B)\nB = $(A)\n"))
+    calls = []
+
+    class Counting:
+        def __getattr__(self, name):
+            return getattr(config, name)
+
+        def value(self, name):
+            calls.append(name)
+            return config.value(name)
+
+    ctx = engine.LintContext(Counting())
+    assert ctx.expanded(ctx.config.source("A")) == ""
+    for _ in range(3):
+        try:
+            ctx.config.value("A")
+        except CondorcfgError:
+            pass
+        else:
+            raise AssertionError("a cycle must raise CondorcfgError")
+    assert calls == ["A"]  # computed once, the error re-raised from memory
+
+
+class _RebuildingConfig:
+    """A Config stand-in whose source() builds a fresh Definition on every call, like built-in defaults."""
+
+    files: list = []
+    statements: list = []
+    diagnostics: list = []
+
+    def names(self):
+        return []
+
+    def source(self, name):
+        return Definition(name, f"raw-{name}", Location("<default>"), origin="default")
+
+    def value(self, name):
+        return f"value-{name}"
+
+    def expand(self, text):
+        return f"expanded-{text}"
+
+
+def test_expanded_is_keyed_by_what_is_expanded_not_by_object_identity():
+    config = _RebuildingConfig()
+    ctx = engine.LintContext(config)
+    for i in range(200):  # fresh objects, dropped at once: their ids are reused
+        name = f"KNOB_{i}"
+        assert ctx.expanded(config.source(name)) == f"value-{name}"
+        other = Definition(name, f"older-{i}", Location("f", 1), origin="file")
+        assert ctx.expanded(other) == f"expanded-older-{i}"
+
+
+def test_paths_in_messages_print_like_locations(monkeypatch, tmp_path):
+    monkeypatch.chdir(ROOT)
+    findings = engine.run(str(EXAMPLE)).findings
+    discarded = [f for f in findings if f.rule == "template-contribution-discarded"]
+    assert discarded, "the example is expected to have a TPL701 finding"
+    texts = [f.message for f in findings] + [n for f in findings for n in f.notes]
+    assert not [t for t in texts if str(ROOT) in t]
+    assert "at examples/etc/config.d/30-policy:5:1" in discarded[0].message
+    monkeypatch.chdir(tmp_path)  # not under the current directory: the path stays absolute
+    findings = engine.run(str(EXAMPLE)).findings
+    assert f"at {ROOT}/examples/etc/config.d/30-policy:5:1" in \
+        [f for f in findings if f.rule == "template-contribution-discarded"][0].message
+
+
+def test_only_the_enabled_families_check_modules_are_imported(tmp_path):
+    path = _write(tmp_path, "ALLOW_WRITE = *\n")
+    probe = ("import sys; from condorcfg.lint import engine; "
+             f"r = engine.run({path!r}, settings=engine.LintSettings(select=['SEC'])); "
+             "mods = {m.rsplit('.', 1)[1] for m in sys.modules if m.startswith('condorcfg.lint.checks.')}; "
+             "print(sorted(mods)); print(sorted({f.code[:3] for f in r.findings}))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    modules, families = done.stdout.splitlines()
+    assert "'sec'" in modules and "'pol'" not in modules and "'knb'" not in modules
+    assert families == "['SEC']"
+
+
+def test_a_check_outside_its_family_module_is_still_found():
+    """EXP404's check lives in checks/pol.py: selecting EXP alone still finds it."""
+    from condorcfg.lint import checks
+
+    assert checks.get_check("constant_policy") is not None
+
+
+def test_prefixed_definitions_count_as_defined(tmp_path):
+    from condorcfg.lint.checks.knb import _defined
+
+    config = condorcfg.load(_write(tmp_path, "STARTD.SCHEDD.X = 1\nY = 2\n"))
+    ctx = engine.LintContext(config)
+    assert _defined(ctx, "X") and _defined(ctx, "SCHEDD.X") and _defined(ctx, "Y")
+    assert not _defined(ctx, "D.X") and not _defined(ctx, "Z")
+
+
+def test_internal_error_still_reported_for_a_broken_rule(tmp_path):
+    """The speed-ups keep the engine's guarantee: a crashing check is a finding, not a traceback."""
+    from condorcfg.lint.checks import check
+    from condorcfg.lint.rules import Rule, RuleSet, load_rules
+
+    @check("h9_always_crashes")
+    def crashes(ctx):
+        raise RuntimeError("boom")
+        yield  # pragma: no cover
+
+    rules = list(load_rules())
+    rules.append(Rule(code="ZZZ999", name="crashes-always", severity="error", summary="s", rationale="r",
+                      check="h9_always_crashes"))
+    result = engine.run(_write(tmp_path, "X = 1\n"), ruleset=RuleSet(rules),
+                        settings=engine.LintSettings(select=["ZZZ999"]))
+    assert [f.rule for f in result.findings] == [engine.INTERNAL_ERROR]
+    assert isinstance(result.findings[0], Diagnostic) and "boom" in result.findings[0].message
