@@ -77,7 +77,7 @@ def test_exponential_attribute_sharing_hits_the_work_limit():
     start = time.monotonic()
     assert ev("B0", my=ad) is ERROR
     assert time.monotonic() - start < 20
-    assert ev("B10", my=ad) == 1 << 30  # small sharing is fine
+    assert ev("B30", my=ad) == 1 << 10  # small sharing is fine
 
 
 def test_attribute_chain_depth_matches_htcondor():
@@ -162,7 +162,7 @@ def test_regex_options_and_errors():
     assert functions.regex_match("^b", "a\nb", "m") is True
     assert functions.regex_match("a.b", "a\nb", "s") is True
     assert functions.regex_match("(", "x", "") is ERROR
-    assert ev('regexps("(a)", "xay", "[\\\\1]")') == "[a]"  # old syntax: \\ is two backslashes... read once
+    assert ev('regexps("(a)", "xay", "[\\1]")') == "[a]"  # old syntax: the backslash stays
     assert ev('replaceAll("a*", "baaac", "-")') is ERROR  # an empty match in a global replacement
 
 

@@ -192,10 +192,7 @@ def _compile(node, d: int) -> tuple:
 
 
 def _c_literal(node, d):
-    value = node.value
-    if isinstance(value, ClassAdList) and value.scope is None:
-        return _const(value), 0
-    return _const(value), 0
+    return _const(node.value), 0
 
 
 def _c_paren(node, d):

@@ -222,12 +222,6 @@ def _checked(s):
 # ---------------------------------------------------------------------------
 # Type predicates and control
 
-def _is(kind):
-    def check(v):
-        return kind(v)
-    return check
-
-
 def _is_int(v):
     return type(v) is int
 
@@ -928,14 +922,15 @@ def _risky(pattern: str, subject_len: int) -> bool:
     if subject_len <= 16:
         return False
     quantifiers = len(_QUANT.findall(pattern))
-    nested = re.search(r"\)(?:[*+]|\{\d*,\d*\})", pattern) is not None and quantifiers > 1
+    # a repeated group holding another repetition or an alternation: (a+)+ (a|aa)+ backtrack exponentially
+    nested = re.search(r"\)(?:[*+]|\{\d*,\d*\})", pattern) is not None and (quantifiers > 1 or "|" in pattern)
     backref = re.search(r"\\[1-9]", pattern) is not None
     if nested or backref:
         return True
     if quantifiers == 0:
         return False
     # search tries every start position: roughly n ** (quantifiers + 1) steps in the worst case
-    return subject_len ** (quantifiers + 1) > 5e7
+    return subject_len ** (quantifiers + 1) > 1e9
 
 
 def _regex_op(pattern: str, target: str, opts: str, replace):
