@@ -57,7 +57,7 @@ def worker(mode: str, seconds: float) -> dict:
                     classad2.ExprTree(text).eval(slot, job)
     else:
         sys.path.insert(0, str(ROOT))
-        from condorcfg.classad.evaluate import as_ad, evaluate
+        from condorcfg.classad.evaluator import as_ad, evaluate
         from condorcfg.classad.parser import parse
 
         slot, job = as_ad(slot_attrs), as_ad(job_attrs)
@@ -100,7 +100,7 @@ print(json.dumps([repr(classad2.ExprTree(t).eval(mk(s), mk(j))) for t in corpus]
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     theirs = json.loads(proc.stdout)
     sys.path.insert(0, str(ROOT))
-    from condorcfg.classad.evaluate import as_ad, evaluate
+    from condorcfg.classad.evaluator import as_ad, evaluate
 
     corpus, slot, job = _corpus()
     ours = [evaluate(t, as_ad(slot), as_ad(job)) for t in corpus]

@@ -55,7 +55,7 @@ def test_partial_evaluation_reports_where_references_went():
 
 
 def test_partial_evaluation_agrees_with_full_evaluation_when_everything_is_known():
-    from condorcfg.classad.evaluate import evaluate
+    from condorcfg.classad.evaluator import evaluate
 
     for text in ["Cpus * 2 + Memory", "State =?= \"Unclaimed\" && Cpus >= 4", "Half / 3.0", "Cpus ?: 1"]:
         folded = partial_evaluate(parse(text), SLOT)

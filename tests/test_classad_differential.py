@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from condorcfg.classad import ast
-from condorcfg.classad.evaluate import evaluate
+from condorcfg.classad.evaluator import evaluate
 from condorcfg.classad.functions import format_reltime
 from condorcfg.classad.parser import ClassAdSyntaxError, parse
 from condorcfg.classad.printer import unparse

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from condorcfg.classad import functions
-from condorcfg.classad.evaluate import MAX_DEPTH, as_ad, evaluate, to_python
+from condorcfg.classad.evaluator import MAX_DEPTH, as_ad, evaluate, to_python
 from condorcfg.classad.values import ERROR, UNDEFINED, AbsTime, ClassAd, ClassAdList, RelTime
 
 NOW = 1_700_000_000  # 2023-11-14T22:13:20Z
@@ -238,7 +238,7 @@ def test_values_pickle():
 
 
 def test_trees_are_compiled_once():
-    from condorcfg.classad.evaluate import compiled
+    from condorcfg.classad.evaluator import compiled
     from condorcfg.classad.parser import parse
 
     tree = parse("A + 1")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from condorcfg.classad.evaluate import evaluate
+from condorcfg.classad.evaluator import evaluate
 from condorcfg.classad.parser import ClassAdSyntaxError, parse
 from condorcfg.classad.printer import unparse
 from condorcfg.classad.values import ERROR, UNDEFINED, AbsTime, ClassAd, ClassAdList, RelTime

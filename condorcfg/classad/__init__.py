@@ -17,7 +17,7 @@ _EXPORTS = {
     "parse_ad": "condorcfg.classad.parser",
     "parse_ads": "condorcfg.classad.parser",
     "ClassAdSyntaxError": "condorcfg.classad.parser",
-    "evaluate": "condorcfg.classad.evaluate",
+    "evaluate": "condorcfg.classad.evaluator",
     "unparse": "condorcfg.classad.printer",
     "unparse_ad": "condorcfg.classad.printer",
     "UNDEFINED": "condorcfg.classad.values",

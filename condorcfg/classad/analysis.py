@@ -102,7 +102,7 @@ def partial_evaluate(node: ast.Node, my_ad) -> ast.Node:
 
 
 def partial_evaluate_detailed(node: ast.Node, my_ad) -> PartialResult:
-    from condorcfg.classad.evaluate import as_ad
+    from condorcfg.classad.evaluator import as_ad
 
     result = PartialResult(node)
     folder = _Folder(as_ad(my_ad), result)
@@ -127,7 +127,7 @@ class _Folder:
 
     def _evaluate(self, node: ast.Node) -> ast.Node:
         """Evaluate a subtree whose operands are all constants; keep it if the value is not a scalar."""
-        from condorcfg.classad.evaluate import evaluate
+        from condorcfg.classad.evaluator import evaluate
 
         try:
             value = evaluate(node)

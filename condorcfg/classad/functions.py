@@ -27,7 +27,7 @@ import re
 import time as _time
 
 from condorcfg.classad import ast
-from condorcfg.classad.evaluate import (
+from condorcfg.classad.evaluator import (
     INT_MAX, INT_MIN, EvalFailure, arith, compare, identical, list_item, wrap,
 )
 from condorcfg.classad.values import ERROR, UNDEFINED, AbsTime, ClassAd, ClassAdList, RelTime
@@ -257,7 +257,7 @@ def _if_then_else(call):
 
 
 def _eval(call):
-    from condorcfg.classad.evaluate import compiled_text
+    from condorcfg.classad.evaluator import compiled_text
 
     text = to_string(call.arg(0))
     if not isinstance(text, str):
@@ -316,7 +316,7 @@ def _external_refs(node, ad, seen, out, depth=0):
                 seen.add(id(entry))
                 expr = entry[1]
                 if isinstance(expr, str):
-                    from condorcfg.classad.evaluate import _parse
+                    from condorcfg.classad.evaluator import _parse
 
                     try:
                         expr = _parse(expr)
@@ -387,7 +387,7 @@ def _unresolved(call):
 def _each_context_values(call):
     """compat_classad's evalInEachContext: ``expr`` (an attribute reference is replaced by the
     expression it names, looked up in the current match) evaluated inside each ad of the list."""
-    from condorcfg.classad.evaluate import _State, compiled, definition
+    from condorcfg.classad.evaluator import _State, compiled, definition
 
     st = call.st
     expr = call.nodes[0]

@@ -75,7 +75,7 @@ class ClassAdList(list):
     ``{ 1,1 + 1 }``; an element is evaluated when something looks at it, in
     the ad the list was written in (``scope``).  Elements computed by a
     function are stored as ``Literal`` nodes.  Use
-    :func:`condorcfg.classad.evaluate.to_python` for plain Python values.
+    :func:`condorcfg.classad.evaluator.to_python` for plain Python values.
     """
 
     __slots__ = ("scope", "shared")

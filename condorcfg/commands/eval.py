@@ -83,7 +83,7 @@ def _read_ad(path: str, role: str):
 
 
 def run(args) -> int:
-    from condorcfg.classad.evaluate import evaluate
+    from condorcfg.classad.evaluator import evaluate
     from condorcfg.classad.parser import ClassAdSyntaxError, parse
     from condorcfg.classad.printer import unparse
 

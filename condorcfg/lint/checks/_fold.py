@@ -87,7 +87,7 @@ def _same(a, b) -> bool:
 
 def _evaluate(node):
     try:
-        from condorcfg.classad.evaluate import evaluate  # the package attribute can be shadowed by the submodule
+        from condorcfg.classad.evaluator import evaluate  # the package attribute can be shadowed by the submodule
 
         return evaluate(node)
     except Exception:  # an evaluator gap must not turn into a finding
