@@ -11,6 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+def _kind(old, new) -> str:
+    if old is None:
+        return "added"
+    if new is None:
+        return "removed"
+    return "changed"
+
+
 @dataclass
 class ValueChange:
     name: str
@@ -21,11 +29,7 @@ class ValueChange:
 
     @property
     def kind(self) -> str:
-        if self.old is None:
-            return "added"
-        if self.new is None:
-            return "removed"
-        return "changed"
+        return _kind(self.old, self.new)
 
 
 @dataclass
@@ -37,11 +41,7 @@ class SlotChange:
 
     @property
     def kind(self) -> str:
-        if self.old is None:
-            return "added"
-        if self.new is None:
-            return "removed"
-        return "changed"
+        return _kind(self.old, self.new)
 
 
 def _relocated(value: str | None, root: str | None) -> str | None:

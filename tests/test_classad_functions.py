@@ -68,7 +68,8 @@ def test_string_amplification_is_capped():
         ad[f"A{i}"] = f'replaceAll("x", A{i - 1}, "xxxxxxxxx")'
     start = time.monotonic()
     assert ev("size(A11)", my=ad) is ERROR
-    assert time.monotonic() - start < 10
+    # ~4 s on an idle 2-core machine (the last allowed level builds a 43 MB string); generous for loaded CI
+    assert time.monotonic() - start < 30
 
 
 def test_exponential_attribute_sharing_hits_the_work_limit():

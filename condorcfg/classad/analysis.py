@@ -48,31 +48,9 @@ def _collect(node, bound: tuple, found: list) -> None:
         for _, expr in node.attrs:
             _collect(expr, inner, found)
     else:
-        for child in _children(node):
+        for child in ast.children(node):
             _collect(child, bound, found)
 
-
-def _children(node):
-    kind = type(node)
-    if kind is ast.BinaryOp or kind is ast.Elvis:
-        return (node.left, node.right)
-    if kind is ast.UnaryOp:
-        return (node.operand,)
-    if kind is ast.Select:
-        return (node.base,)
-    if kind is ast.Subscript:
-        return (node.base, node.index)
-    if kind is ast.Paren:
-        return (node.inner,)
-    if kind is ast.Conditional:
-        return (node.cond, node.then, node.otherwise)
-    if kind is ast.Call:
-        return tuple(node.args)
-    if kind is ast.ListExpr:
-        return tuple(node.items)
-    if kind is ast.RecordExpr:
-        return tuple(expr for _, expr in node.attrs)
-    return ()
 
 
 # ------------------------------------------------------------------ partial evaluation

@@ -114,3 +114,38 @@ class Paren(Node):
     """Parentheses as written: HTCondor prints them back."""
 
     inner: Node
+
+
+def children(node: Node) -> tuple:
+    """The direct sub-expressions of a node, in source order."""
+    kind = type(node)
+    if kind is BinaryOp or kind is Elvis:
+        return (node.left, node.right)
+    if kind is UnaryOp:
+        return (node.operand,)
+    if kind is Select:
+        return (node.base,)
+    if kind is Subscript:
+        return (node.base, node.index)
+    if kind is Paren:
+        return (node.inner,)
+    if kind is Conditional:
+        return (node.cond, node.then, node.otherwise)
+    if kind is Call:
+        return tuple(node.args)
+    if kind is ListExpr:
+        return tuple(node.items)
+    if kind is RecordExpr:
+        return tuple(expr for _, expr in node.attrs)
+    return ()
+
+
+def walk(node: Node):
+    """Every node of a tree, parents first (iterative: deep trees must not overflow the stack)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current is None:
+            continue
+        yield current
+        stack.extend(reversed(children(current)))

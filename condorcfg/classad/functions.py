@@ -324,32 +324,9 @@ def _external_refs(node, ad, seen, out, depth=0):
                         return
                 _external_refs(expr, ad, seen, out, depth + 1)
         return
-    for child in _children(node):
+    for child in ast.children(node):
         _external_refs(child, ad, seen, out, depth + 1)
 
-
-def _children(node):
-    if isinstance(node, (ast.UnaryOp,)):
-        return [node.operand]
-    if isinstance(node, ast.BinaryOp):
-        return [node.left, node.right]
-    if isinstance(node, ast.Conditional):
-        return [node.cond, node.then, node.otherwise]
-    if isinstance(node, ast.Elvis):
-        return [node.left, node.right]
-    if isinstance(node, ast.Call):
-        return list(node.args)
-    if isinstance(node, ast.ListExpr):
-        return list(node.items)
-    if isinstance(node, ast.Paren):
-        return [node.inner]
-    if isinstance(node, ast.Subscript):
-        return [node.base, node.index]
-    if isinstance(node, ast.Select):
-        return [node.base]
-    if isinstance(node, ast.RecordExpr):
-        return [expr for _, expr in node.attrs]
-    return []
 
 
 def _unresolved(call):

@@ -854,32 +854,10 @@ def _depth(node) -> int:
             deepest = level
             if deepest > MAX_DEPTH:
                 return deepest
-        for child in _children(item):
+        for child in ast.children(item):
             stack.append((child, level + 1))
     return deepest
 
-
-def _children(node):
-    kind = type(node)
-    if kind is ast.BinaryOp:
-        return (node.left, node.right)
-    if kind in (ast.UnaryOp,):
-        return (node.operand,)
-    if kind in (ast.Select, ast.Subscript):
-        return (node.base, node.index) if kind is ast.Subscript else (node.base,)
-    if kind is ast.Paren:
-        return (node.inner,)
-    if kind is ast.Elvis:
-        return (node.left, node.right)
-    if kind is ast.Conditional:
-        return (node.cond, node.then, node.otherwise)
-    if kind is ast.Call:
-        return node.args
-    if kind is ast.ListExpr:
-        return node.items
-    if kind is ast.RecordExpr:
-        return [expr for _, expr in node.attrs]
-    return ()
 
 
 def _parse_uncached(text: str, syntax: str) -> ast.Node:
@@ -1026,5 +1004,5 @@ def _shift(node, lines: int, columns: int):
         if item.line == 1:
             item.column += columns
         item.line += lines
-        stack.extend(child for child in _children(item))
+        stack.extend(child for child in ast.children(item))
     return node

@@ -167,42 +167,18 @@ def raw_span(ctx, definition, start: int, end: int) -> tuple | None:
 
 # ------------------------------------------------------------------ ClassAd trees
 
-def children(node) -> list:
-    """The direct sub-expressions of a ClassAd tree node."""
-    from condorcfg.classad import ast
+def children(node) -> tuple:
+    """The direct sub-expressions of a ClassAd tree node (see condorcfg.classad.ast.children)."""
+    from condorcfg.classad.ast import children as tree_children
 
-    if isinstance(node, (ast.BinaryOp,)):
-        return [node.left, node.right]
-    if isinstance(node, ast.UnaryOp):
-        return [node.operand]
-    if isinstance(node, ast.Conditional):
-        return [node.cond, node.then, node.otherwise]
-    if isinstance(node, ast.Elvis):
-        return [node.left, node.right]
-    if isinstance(node, ast.Call):
-        return list(node.args)
-    if isinstance(node, ast.ListExpr):
-        return list(node.items)
-    if isinstance(node, ast.RecordExpr):
-        return [expr for _name, expr in node.attrs]
-    if isinstance(node, ast.Paren):
-        return [node.inner]
-    if isinstance(node, ast.Select):
-        return [node.base]
-    if isinstance(node, ast.Subscript):
-        return [node.base, node.index]
-    return []
+    return tree_children(node)
 
 
 def walk(node) -> Iterator:
-    """Every node of a tree, parents first (iterative: deep trees must not overflow)."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current is None:
-            continue
-        yield current
-        stack.extend(reversed(children(current)))
+    """Every node of a tree, parents first (see condorcfg.classad.ast.walk)."""
+    from condorcfg.classad.ast import walk as tree_walk
+
+    return tree_walk(node)
 
 
 def strip_parens(node):
