@@ -16,7 +16,7 @@ import pytest
 from condorcfg.classad.evaluator import evaluate
 from condorcfg.classad.parser import ClassAdSyntaxError, parse
 from condorcfg.classad.printer import unparse
-from condorcfg.classad.values import ERROR, UNDEFINED, AbsTime, ClassAd, ClassAdList, RelTime
+from condorcfg.classad.values import ERROR, UNDEFINED, AbsTime, ClassAd, ClassAdList, RelTime, type_name
 
 EXCEPTIONS_FILE = Path(__file__).parent / "data" / "classad_vector_exceptions.json"
 EXCEPTIONS = json.loads(EXCEPTIONS_FILE.read_text())["cases"]
@@ -25,30 +25,6 @@ EXCEPTIONS = json.loads(EXCEPTIONS_FILE.read_text())["cases"]
 def _load(shared, name):
     path = shared("vectors", "classad", name)
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-
-
-def type_name(value) -> str:
-    if value is UNDEFINED:
-        return "undefined"
-    if value is ERROR:
-        return "error"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int):
-        return "int"
-    if isinstance(value, float):
-        return "real"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, ClassAdList):
-        return "list"
-    if isinstance(value, ClassAd):
-        return "classad"
-    if isinstance(value, AbsTime):
-        return "abstime"
-    if isinstance(value, RelTime):
-        return "reltime"
-    return type(value).__name__
 
 
 def _canonical(node_text: str) -> str:

@@ -188,3 +188,28 @@ def _as_node_str(value: str):
     from condorcfg.classad.ast import Literal
 
     return Literal(value)
+
+
+def type_name(value) -> str:
+    """The ClassAd type of a value, as HTCondor names it (``int``, ``real``, ``string``, ``classad``...)."""
+    if value is UNDEFINED:
+        return "undefined"
+    if value is ERROR:
+        return "error"
+    if isinstance(value, bool):  # before int: bool is an int in Python
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "real"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, AbsTime):
+        return "abstime"
+    if isinstance(value, RelTime):
+        return "reltime"
+    if isinstance(value, ClassAd):
+        return "classad"
+    if isinstance(value, (list, tuple)):  # ClassAdList included
+        return "list"
+    return type(value).__name__

@@ -27,29 +27,9 @@ def add_arguments(parser) -> None:
 
 
 def _type_name(value) -> str:
-    from condorcfg.classad.values import ERROR, UNDEFINED, AbsTime, ClassAd, RelTime
+    from condorcfg.classad.values import type_name
 
-    if value is UNDEFINED:
-        return "undefined"
-    if value is ERROR:
-        return "error"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int):
-        return "int"
-    if isinstance(value, float):
-        return "real"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, AbsTime):
-        return "abstime"
-    if isinstance(value, RelTime):
-        return "reltime"
-    if isinstance(value, ClassAd):
-        return "classad"
-    if isinstance(value, (list, tuple)):
-        return "list"
-    return type(value).__name__
+    return type_name(value)
 
 
 def _json_value(value):
