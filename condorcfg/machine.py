@@ -242,3 +242,12 @@ def _routed_address(family, documentation_address: str) -> str:
     except OSError:
         return ""
     return "" if address.startswith(("127.", "::1", "fe80")) else address
+
+
+def resolve(machine) -> MachineProfile:
+    """A profile from what callers accept: None (this host), a profile file path, or a profile."""
+    if machine is None:
+        return detect()
+    if isinstance(machine, MachineProfile):
+        return machine
+    return load_profile(os.fspath(machine))

@@ -17,9 +17,9 @@ def add_config_and_machine(parser) -> None:
 
 def machine_from_args(args):
     """The machine profile with the command-line overrides applied (raises CondorcfgError)."""
-    from condorcfg.machine import detect, load_profile
+    from condorcfg.machine import resolve
 
-    machine = load_profile(args.machine) if args.machine else detect()
+    machine = resolve(args.machine)
     for key in ("cpus", "memory", "disk"):
         value = getattr(args, key)
         if value is not None:

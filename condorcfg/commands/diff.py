@@ -29,10 +29,10 @@ def run(args) -> int:
     import condorcfg
     from condorcfg.diagnostics import CondorcfgError
     from condorcfg.diff import diff_slot_ads, diff_values
-    from condorcfg.machine import detect, load_profile
+    from condorcfg.machine import resolve
 
     try:
-        machine = load_profile(args.machine) if args.machine else detect()
+        machine = resolve(args.machine)
         configs = [condorcfg.load(path, machine=machine, subsystem=args.subsystem, allow_exec=args.allow_exec)
                    for path in (args.old, args.new)]
         values = diff_values(*configs)

@@ -642,12 +642,7 @@ def _load(paths, machine, subsystem, local_name, allow_exec, environ, templates,
 
     environ = dict(os.environ) if environ is None else dict(environ)
     subsystem = (subsystem or "TOOL").upper()
-    if machine is None:
-        profile = machine_module.detect()
-    elif isinstance(machine, (str, os.PathLike)):
-        profile = machine_module.load_profile(os.fspath(machine))
-    else:
-        profile = machine
+    profile = machine_module.resolve(machine)
     if templates is None:
         templates = _LazyTemplates()
     if defaults is None:
