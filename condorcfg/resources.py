@@ -1,21 +1,32 @@
-"""Where the data folders shipped beside the code live (templates/, rules/).
+"""Where the data shipped with the code lives: HTCondor's templates and the lint rules.
 
-In a source checkout or an editable install they sit at the top of the
-repository; a wheel installs them under ``<prefix>/share/condorcfg/``.
+The repository keeps them in the top-level ``templates/`` and ``rules/`` folders;
+``pyproject.toml`` maps those folders into the package as ``condorcfg.templates`` and
+``condorcfg.rules``, so every kind of install (editable, wheel, ``--user``, ``--target``,
+pipx, pre-commit's environment) finds them through :mod:`importlib.resources`, the same way.
 """
 from __future__ import annotations
 
-import sys
 from functools import lru_cache
+from importlib.resources import files
 from pathlib import Path
+
+from condorcfg.diagnostics import CondorcfgError, Diagnostic
+
+DATA_PACKAGES = {"templates": "condorcfg.templates", "rules": "condorcfg.rules"}
 
 
 @lru_cache(maxsize=None)
 def data_dir(name: str) -> Path:
-    checkout = Path(__file__).resolve().parents[1] / name
-    if checkout.is_dir():
-        return checkout
-    installed = Path(sys.prefix) / "share" / "condorcfg" / name
-    if installed.is_dir():
-        return installed
-    return checkout  # let the caller report the missing folder by its usual path
+    """The folder of the data package ``name`` ("templates" or "rules") as a file-system path."""
+    package = DATA_PACKAGES[name]
+    try:
+        found = files(package)
+    except ModuleNotFoundError:
+        found = None
+    if not isinstance(found, Path) or not found.is_dir():
+        raise CondorcfgError(Diagnostic(
+            "error", f"this installation of condorcfg lacks its {name} (package data {package}); "
+                     f"reinstall it with `pip install condorcfg` (a zipped install is not supported)",
+            code="installation"))
+    return found

@@ -1,6 +1,7 @@
 """HTCondor's configuration templates (``use CATEGORY : Name``) as data.
 
-The templates live in the repository's top-level ``templates/`` directory, one
+The templates live in the repository's top-level ``templates/`` directory (installed
+as the package data ``condorcfg.templates``, see :mod:`condorcfg.resources`), one
 file per category (``role.config``, ``feature.config``, ...).  Each template is
 a heredoc assignment in ordinary config syntax::
 
@@ -25,8 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from condorcfg.diagnostics import CondorcfgError, error
-
-TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
+from condorcfg.resources import data_dir
 
 # `Name @=tag` opening a template; the tag may be empty (closed by a bare `@`).
 _HEADER = re.compile(r"^([A-Za-z0-9_.]+)\s+@=\s*(\S*)\s*$")
@@ -56,7 +56,7 @@ def _load() -> dict[str, dict[str, Template]]:
     global _cache
     if _cache is None:
         table: dict[str, dict[str, Template]] = {}
-        for path in sorted(TEMPLATES_DIR.glob("*.config")):
+        for path in sorted(data_dir("templates").glob("*.config")):
             category = path.stem.upper()
             table[category] = {t.name.upper(): t for t in parse_template_file(path, category)}
         _cache = table

@@ -26,7 +26,7 @@ Every rule is one entry of a YAML list in ``rules/<family>.yaml``::
 The declarative ``match`` keys are documented in :mod:`condorcfg.lint.declarative`.
 
 Rules are read from ``$CONDORCFG_RULES_DIR`` (directories separated by ``os.pathsep``), else
-the source tree's ``rules/``, else ``<prefix>/share/condorcfg/rules`` (a wheel's data files).
+from the shipped ``rules/`` (the package data ``condorcfg.rules``, see :mod:`condorcfg.resources`).
 A malformed rule file is a :class:`RuleFileError` whose diagnostic names the file and line.
 Reading YAML costs ~80 ms of imports, so the validated rules are cached as JSON in the
 user's cache directory, keyed by the rule files' names, sizes and modification times.
@@ -144,8 +144,8 @@ def load_rules(directories=None, use_cache: bool = True) -> RuleSet:
         names = ", ".join(str(d) for d in directories)
         hint = f"set {RULES_DIR_ENV} to the rules/ directory"
         if not any(Path(d).is_dir() for d in directories):
-            hint = (f"this installation of condorcfg lacks its rule files (the package installs rules/*.yaml "
-                    f"under <prefix>/share/condorcfg/rules); reinstall it, or {hint}")
+            hint = (f"this installation of condorcfg lacks its rule files (package data condorcfg.rules); "
+                    f"reinstall it, or {hint}")
         raise RuleFileError(Diagnostic("error", f"no rule files (*.yaml) found in {names}; {hint}", Location(names)))
     key = _cache_key(files)
     if key in _loaded:

@@ -1,0 +1,1 @@
+"""The lint rules (one YAML file per family), shipped as ``condorcfg.rules``."""

@@ -1,0 +1,1 @@
+"""HTCondor's ``use CATEGORY : Name`` templates as config files, shipped as ``condorcfg.templates``."""

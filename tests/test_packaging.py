@@ -1,0 +1,38 @@
+"""Packaging: what a wheel carries is what the code looks for.
+
+The installed product itself (a wheel in a fresh virtual environment, run from outside the
+checkout) is exercised by tests/installed/, which `make test` runs after this suite.
+"""
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from condorcfg import resources
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _setuptools():
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+
+
+def test_every_code_package_is_listed():
+    listed = set(_setuptools()["packages"])
+    found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "condorcfg").rglob("__init__.py")}
+    assert found <= listed, f"add to [tool.setuptools] packages: {sorted(found - listed)}"
+
+
+def test_data_folders_are_mapped_into_the_package():
+    setuptools = _setuptools()
+    for name, package in resources.DATA_PACKAGES.items():
+        assert setuptools["package-dir"][package] == name
+        assert package in setuptools["packages"]
+        assert (ROOT / name / "__init__.py").is_file()
+
+
+def test_data_dirs_are_found_through_the_package():
+    assert sorted(p.name for p in resources.data_dir("templates").glob("*.config")) == sorted(
+        p.name for p in (ROOT / "templates").glob("*.config"))
+    assert sorted(p.name for p in resources.data_dir("rules").glob("*.yaml")) == sorted(
+        p.name for p in (ROOT / "rules").glob("*.yaml"))
