@@ -38,6 +38,7 @@ class Diagnostic:
     rule: str | None = None  # lint rule slug
     fix: str | None = None
     notes: list[str] = field(default_factory=list)
+    knob: str | None = None  # the knob a lint finding is about (baselines key on it, not on lines)
 
     def format(self) -> str:
         where = f"{self.location}: " if self.location else ""
@@ -58,6 +59,7 @@ class Diagnostic:
             "column": loc.column if loc else None,
             "end_line": (loc.end_line or loc.line) if loc else None,
             "end_column": loc.end_column if loc else None,
+            "knob": self.knob,
             "message": self.message,
             "fix": self.fix,
             "notes": list(self.notes),

@@ -322,10 +322,20 @@ def test_opt_strict_makes_colon_assignments_errors(tmp_path):
     assert info.value.diagnostic.location.line == 3 and "#opt:strict" in info.value.diagnostic.message
 
 
-def test_special_files_are_bounded(tmp_path):
+def test_special_files_are_refused(tmp_path):
+    """Devices, pipes and sockets are never opened: a character device can block forever."""
+    for device in ("/dev/zero", "/dev/null"):
+        with pytest.raises(CondorcfgError) as info:
+            load(tmp_path, f"include : {device}\n")
+        assert info.value.diagnostic.code == "unreadable-file" and "not a regular file" in info.value.diagnostic.message
+    (tmp_path / "big").write_bytes(b"A = 1\n" * (3 * 1024 * 1024))
     with pytest.raises(CondorcfgError) as info:
-        load(tmp_path, "include : /dev/zero\n")
+        load(tmp_path, "include : {DIR}/big\n")
     assert info.value.diagnostic.code == "file-too-large"
+    (tmp_path / "bin").write_bytes(b"\x7fELF\x02\x01\x00\x00A = 1\n")
+    with pytest.raises(CondorcfgError) as info:
+        load(tmp_path, "include : {DIR}/bin\n")
+    assert info.value.diagnostic.code == "binary-file" and info.value.diagnostic.location.line == 1
     os.mkfifo(tmp_path / "fifo")
     with pytest.raises(CondorcfgError) as info:
         load(tmp_path, "include : {DIR}/fifo\n")
@@ -446,3 +456,67 @@ def test_builtin_auto_use_default_applies_pelican_retry_for_the_schedd(tmp_path)
     assert tool.value("JOB_TRANSFORM_NAMES") is None and tool.value("PelicanRetry_MaxRetries") is None
     off = load(tmp_path, "AUTO_USE_FEATURE_PelicanRetryPolicy = false\n", subsystem="SCHEDD")
     assert off.value("PelicanRetry_MaxRetries") is None
+
+
+# --- repository mode and sysroot: a configuration kept in git for another host ---------------
+
+def _pool_repo(tmp_path):
+    """A repository keeping a host's /etc/condor tree: the stock absolute LOCAL_CONFIG_DIR."""
+    etc = tmp_path / "repo" / "etc" / "condor"
+    (etc / "config.d").mkdir(parents=True)
+    (etc / "condor_config").write_text("LOCAL_CONFIG_DIR = /etc/condor/config.d\n"
+                                       "LOCAL_CONFIG_FILE = /etc/condor/condor_config.local\n")
+    (etc / "config.d" / "50-exec").write_text("IS_OWNER = Owner == \"bob\"\n")
+    return tmp_path / "repo", etc / "condor_config"
+
+
+def test_repository_mode_never_reads_the_runners_files(tmp_path):
+    repo, top = _pool_repo(tmp_path)
+    cfg = condorcfg.load(str(top), machine=PROFILE, environ={}, mode="repository")
+    assert cfg.files == [str(top)]
+    assert cfg.stored("IS_OWNER") is None
+    outside = [d for d in cfg.diagnostics if d.code == "outside-file"]
+    missing = [d for d in cfg.diagnostics if d.code == "missing-host-file"]
+    assert not missing and all("sysroot" in d.notes[0] for d in outside)
+    # /etc/condor/config.d may or may not exist on the machine running the tests: named when it does
+    assert [(d.location.line, d.message) for d in outside if "LOCAL_CONFIG_DIR" in d.message] in (
+        [], [(1, "not reading /etc/condor/config.d (named by LOCAL_CONFIG_DIR): it is outside the configuration "
+                 "given")])
+    assert [d.location.line for d in outside if "LOCAL_CONFIG_FILE" in d.message] == [2]
+
+
+def test_sysroot_maps_absolute_paths_onto_the_repository(tmp_path):
+    repo, top = _pool_repo(tmp_path)
+    (repo / "etc" / "condor" / "condor_config.local").write_text("include : /etc/condor/extra\n")
+    (repo / "etc" / "condor" / "extra").write_text("EXTRA = yes\n")
+    cfg = condorcfg.load(str(top), machine=PROFILE, environ={}, mode="repository", sysroot=str(repo))
+    assert cfg.value("IS_OWNER") == 'Owner == "bob"' and cfg.value("EXTRA") == "yes"
+    assert cfg.source("IS_OWNER").location.file == str(repo / "etc/condor/config.d/50-exec")
+    assert cfg.source("EXTRA").location.file == str(repo / "etc/condor/extra")
+    assert not [d for d in cfg.diagnostics if d.severity == "error"]
+
+
+def test_a_file_only_the_host_has_is_reported_not_fatal(tmp_path):
+    repo, top = _pool_repo(tmp_path)
+    top.write_text(top.read_text() + "include : /etc/condor/secrets.conf\nAFTER = 1\n")
+    cfg = condorcfg.load(str(top), machine=PROFILE, environ={}, mode="repository", sysroot=str(repo))
+    missing = sorted((d.location.line, d.message.split(" names")[0]) for d in cfg.diagnostics
+                     if d.code == "missing-host-file")
+    assert missing == [(2, "LOCAL_CONFIG_FILE"), (3, "include")]
+    assert cfg.value("AFTER") == "1" and cfg.value("IS_OWNER")
+    # read as the host would, the same files end the read
+    with pytest.raises(CondorcfgError) as info:
+        condorcfg.load(str(top), machine=PROFILE, environ={}, sysroot=str(repo))
+    assert info.value.diagnostic.code == "missing-file"
+
+
+def test_unusable_input_is_its_own_kind_of_error(tmp_path):
+    from condorcfg.config.reader import UNUSABLE_INPUT
+
+    (tmp_path / "empty.d").mkdir()
+    for path, code in ((tmp_path / "empty.d", "empty-directory"), (tmp_path / "typo", "missing-root")):
+        with pytest.raises(CondorcfgError) as info:
+            condorcfg.load(str(path), machine=PROFILE, environ={})
+        assert info.value.diagnostic.code == code and code in UNUSABLE_INPUT
+    # an empty LOCAL_CONFIG_DIR is normal (HTCondor reads nothing from it)
+    assert load(tmp_path, "LOCAL_CONFIG_DIR = {DIR}/empty.d\nX = 1\n").value("X") == "1"

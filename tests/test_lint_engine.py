@@ -442,7 +442,7 @@ def test_json_output_and_github_auto_detection(cli, tmp_path, monkeypatch):
     monkeypatch.setattr(engine, "run", _fake_run)
     write(tmp_path, "ALLOW_WRITE = *\n", "warn.conf")
     status, out, _ = cli("warn.conf", "--format", "json")
-    [item] = json.loads(out)
+    [item] = json.loads(out)["findings"]
     assert (item["code"], item["file"], item["line"], item["column"], item["end_column"]) == (
         "TST002", "warn.conf", 1, 15, 16)
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
@@ -480,7 +480,7 @@ def test_end_to_end_with_the_real_reader(cli, tmp_path):
     """, "10-security")
     status, out, _ = cli("10-security", "--format", "json", "--select", "TST,CFG")
     assert status == 1
-    assert [(f["code"], f["line"]) for f in json.loads(out)] == [("TST001", 1)]
+    assert [(f["code"], f["line"]) for f in json.loads(out)["findings"]] == [("TST001", 1)]
 
 
 def test_literal_knob_patterns_match_any_case(tmp_path):

@@ -58,7 +58,8 @@ def test_findings_under_the_golden_config(report_inputs):
 
 
 @pytest.mark.parametrize("fmt, name", [("text", "report.txt"), ("json", "report.json"),
-                                       ("sarif", "report.sarif"), ("github", "report.github")])
+                                       ("sarif", "report.sarif"), ("github", "report.github"),
+                                       ("gitlab", "report.gitlab.json"), ("junit", "report.junit.xml")])
 def test_golden(fmt, name, report_inputs, monkeypatch):
     _golden(name, _render(fmt, report_inputs, monkeypatch))
 

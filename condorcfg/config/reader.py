@@ -15,6 +15,15 @@ Order of work (config-language.md section 2):
 7. the re-inserted special macros and the ``UID_DOMAIN``/``FILESYSTEM_DOMAIN``
    fallbacks.
 
+Two ways of reading (``mode``): ``"host"`` reads any path the configuration names, as
+HTCondor on this machine would (a file outside the given directories is noted);
+``"repository"`` reads a configuration kept in a repository for another host: a path outside
+the given directories (and the project, and ``sysroot``) is not read but reported, and a file
+that would exist only on the target host (a missing ``LOCAL_CONFIG_FILE``, an absolute
+include) is reported instead of ending the read.  ``sysroot`` maps absolute paths
+(``LOCAL_CONFIG_FILE``, ``LOCAL_CONFIG_DIR``, ``include``) onto a directory, so
+``/etc/condor/config.d`` is read from ``<sysroot>/etc/condor/config.d``.
+
 Configuration text is untrusted: commands (``include : cmd |``,
 ``include command :``, a ``LOCAL_CONFIG_FILE`` ending in ``|``) run only
 with ``allow_exec=True``; otherwise they become ``command-include``
@@ -84,48 +93,92 @@ def _truthy(text: str | None, fallback: bool) -> bool:
     return fallback
 
 
+MODES = ("host", "repository")
+# Reader errors about the input itself (not about what the configuration says): commands exit 2.
+UNUSABLE_INPUT = frozenset({"unreadable-file", "file-too-large", "binary-file", "empty-directory", "missing-root"})
+
+
 class Reader:
     """Reads sources into one Config.  One Reader per load()."""
 
-    def __init__(self, config: Config, allow_exec: bool, templates, allowed_dirs: list[str], cwd: str):
+    def __init__(self, config: Config, allow_exec: bool, templates, allowed_dirs: list[str], cwd: str,
+                 mode: str = "host", sysroot: str | None = None):
         self.config = config
         self.allow_exec = allow_exec
         self.templates = templates
         self.allowed_dirs = [os.path.realpath(d) for d in allowed_dirs]
         self.cwd = cwd
+        self.repository = mode == "repository"
+        self.sysroot = os.path.abspath(sysroot) if sysroot else None
         self.use_depth = 0
         # the `use` lines being applied, outermost first: (template "CAT:Name", use Location)
         self.use_chain: list[tuple[str, Location]] = []
 
     # --- sources ---------------------------------------------------------------------------
 
-    def _note_outside(self, path: str, where: Location | None) -> None:
-        real = os.path.realpath(path)
-        if self.allowed_dirs and not any(real == d or real.startswith(d.rstrip("/") + "/")
-                                         for d in self.allowed_dirs):
-            self.config.diagnostics.append(Diagnostic(
-                "warning", f"reading {path}, which is outside the directories of the configuration given",
-                where, code="outside-file",
-                notes=["the result depends on this machine's files; pass the file explicitly to check it too"]))
+    def _map(self, path: str, given: bool = False) -> str:
+        """The path to open for ``path``: one the configuration names under ``sysroot`` when it is
+        absolute; relative ones from cwd.  ``given`` paths (the command line's) are never mapped."""
+        if os.path.isabs(path):
+            return os.path.join(self.sysroot, path.lstrip("/")) if self.sysroot and not given else path
+        return os.path.join(self.cwd, path)
 
-    def read_file(self, path: str, depth: int, where: Location | None = None, required: bool = True) -> bool:
-        """Parse one file; False if it does not exist and is not required."""
-        full = path if os.path.isabs(path) else os.path.join(self.cwd, path)
+    def _outside(self, full: str) -> bool:
+        real = os.path.realpath(full)
+        return bool(self.allowed_dirs) and not any(real == d or real.startswith(d.rstrip("/") + "/")
+                                                   for d in self.allowed_dirs)
+
+    def _not_read(self, path: str, where: Location | None, setting: str) -> None:
+        """Repository mode: a path outside the configuration is reported, never read."""
+        hint = ("it is not under --sysroot either; add the file to the repository there"
+                if self.sysroot else "set `sysroot` (--sysroot DIR) to map absolute paths onto the repository, "
+                                     "or pass the file explicitly")
+        self.config.diagnostics.append(Diagnostic(
+            "warning", f"not reading {path} (named by {setting}): it is outside the configuration given", where,
+            code="outside-file", notes=[f"a linter reads only the files it was given; {hint}"]))
+
+    def _missing_host_file(self, path: str, where: Location | None, setting: str) -> None:
+        """Repository mode: a file only the target host would have is reported, and reading goes on."""
+        self.config.diagnostics.append(Diagnostic(
+            "error", f"{setting} names {path}, which is not in the repository; HTCondor on the host stops "
+                     f"reading its configuration if the file is missing there", where, code="missing-host-file",
+            notes=[f"looked for it at {self._map(path)}" if self.sysroot or not os.path.isabs(path) else
+                   "set `sysroot` (--sysroot DIR) if the repository keeps the host's file tree"]))
+
+    def read_file(self, path: str, depth: int, where: Location | None = None, required: bool = True,
+                  setting: str = "include", given: bool = False) -> bool:
+        """Parse one file; False if it does not exist and is not required.  ``given``: named on the
+        command line (never mapped, never outside)."""
+        full = self._map(path, given)
+        if self.repository and not given and self._outside(full):
+            if required or os.path.lexists(full):
+                self._not_read(path, where, setting)
+            return True
         if "\0" not in full and os.path.isdir(full):
             return True  # HTCondor accepts a directory as an include and reads nothing
         try:
             mode = os.stat(full).st_mode
-            if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
-                raise _fatal(f"{path} is a pipe or socket, not a configuration file; reading it could block "
-                             f"forever", where or Location(path), code="unreadable-file")
+            if not stat.S_ISREG(mode):
+                raise _fatal(f"{path} is not a regular file (a device, pipe or socket); reading it could block "
+                             f"forever, so it is refused", where or Location(path), code="unreadable-file")
             with open(full, "rb") as handle:
                 data = handle.read(MAX_FILE_SIZE + 1)  # bounded even for /dev/zero
             if len(data) > MAX_FILE_SIZE:
                 raise _fatal(f"{path} is larger than {MAX_FILE_SIZE} bytes; such a configuration file is "
                              f"refused", where or Location(path), code="file-too-large")
+            if b"\0" in data:
+                raise _fatal(f"{path} is a binary file (it contains NUL bytes), not configuration text; remove it "
+                             f"or exclude it (LOCAL_CONFIG_DIR_EXCLUDE_REGEXP)", where or Location(path),
+                             code="binary-file")
         except FileNotFoundError:
             if not required:
                 return False
+            if self.repository:
+                self._missing_host_file(path, where, setting)
+                return True
+            if given:
+                raise _fatal(f"cannot read {path}: no such file; check the path given", Location(path),
+                             code="missing-root")
             hint = "create it or use `include ifexist :`" if where else "check the path given"
             raise _fatal(f"cannot open {path}: no such file; {hint}", where or Location(path), code="missing-file")
         except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
@@ -133,9 +186,14 @@ class Reader:
                 return False
             reason = getattr(exc, "strerror", None) or str(exc)
             raise _fatal(f"cannot read {path!r}: {reason}", where or Location(path), code="unreadable-file")
-        self._note_outside(full, where)
-        self.config.files.append(path)
-        self.read_text(decode(data), path, depth)
+        if self._outside(full):
+            self.config.diagnostics.append(Diagnostic(
+                "warning", f"reading {path}, which is outside the directories of the configuration given",
+                where, code="outside-file",
+                notes=["the result depends on this machine's files; pass the file explicitly to check it too"]))
+        shown = full if self.sysroot and os.path.isabs(path) and not given else path  # the file read
+        self.config.files.append(shown)
+        self.read_text(decode(data), shown, depth)
         return True
 
     def read_command(self, command: str, depth: int, where: Location | None, cache: str | None = None) -> None:
@@ -520,10 +578,13 @@ class Reader:
         while todo:
             entry = todo.pop(0)
             where = self._knob_location("LOCAL_CONFIG_FILE")
+            required = _truthy(cfg.value("REQUIRE_LOCAL_CONFIG_FILE"), True)
             if entry.endswith("|"):
                 self.read_command(entry[:-1].strip(_BLANKS), 0, where)
-            elif not self.read_file(entry, 0, where, required=False):
-                if _truthy(cfg.value("REQUIRE_LOCAL_CONFIG_FILE"), True):
+            elif self.repository:  # a missing required file is a finding there, never the end of the read
+                self.read_file(entry, 0, where, required=required, setting="LOCAL_CONFIG_FILE")
+            elif not self.read_file(entry, 0, where, required=False, setting="LOCAL_CONFIG_FILE"):
+                if required:
                     raise _fatal(f"LOCAL_CONFIG_FILE names {entry}, which does not exist; create it or set "
                                  f"REQUIRE_LOCAL_CONFIG_FILE = false", where, code="missing-local-config")
             done.add(entry)
@@ -550,9 +611,17 @@ class Reader:
         for directory in [d for d in re.split(r"[,\s]+", value) if d]:
             self.read_directory(directory, self._knob_location("LOCAL_CONFIG_DIR"))
 
-    def read_directory(self, directory: str, where: Location | None) -> None:
-        """Read a config.d directory: regular files, sorted bytewise, minus the exclude regexp."""
-        full = directory if os.path.isabs(directory) else os.path.join(self.cwd, directory)
+    def read_directory(self, directory: str, where: Location | None, given: bool = False) -> None:
+        """Read a config.d directory: regular files, sorted bytewise, minus the exclude regexp.
+
+        ``given``: the directory was named on the command line, so one holding no configuration
+        file is a mistake (a typo, an empty checkout), not HTCondor's silently empty config.d.
+        """
+        full = self._map(directory, given)
+        if self.repository and not given and self._outside(full):
+            if os.path.lexists(full):
+                self._not_read(directory, where, "LOCAL_CONFIG_DIR")
+            return
         try:
             names = os.listdir(full)
         except (OSError, ValueError):
@@ -583,10 +652,15 @@ class Reader:
             if pattern is not None and pattern.search(name[:1024]):
                 continue
             paths.append(path)
+        if given and not paths:
+            raise _fatal(f"{directory} holds no configuration file to read; check the path", Location(directory),
+                         code="empty-directory")
         for path in sorted(paths, key=lambda p: os.fsencode(p)):
-            self.read_file(path, 0, where)
+            self.read_file(path, 0, where, setting="LOCAL_CONFIG_DIR", given=given)
 
     def read_user_config(self) -> None:
+        if self.repository:
+            return  # a file in the home directory of whoever runs the linter says nothing about the host
         name = self.config.value("USER_CONFIG_FILE")
         if not name:
             return
@@ -595,7 +669,7 @@ class Reader:
             if not home:
                 return
             name = os.path.join(home, ".condor", name)
-        self.read_file(name, 0, self._knob_location("USER_CONFIG_FILE"), required=False)
+        self.read_file(name, 0, self._knob_location("USER_CONFIG_FILE"), required=False, setting="USER_CONFIG_FILE")
 
 
 class _LazyTemplates:
@@ -614,7 +688,8 @@ class _LazyTemplates:
 
 def load(paths=None, machine=None, subsystem: str | None = None, local_name: str | None = None,
          allow_exec: bool = False, environ: Mapping[str, str] | None = None, templates=None,
-         defaults: Mapping[str, str] | None = None, cwd: str | None = None) -> Config:
+         defaults: Mapping[str, str] | None = None, cwd: str | None = None, mode: str = "host",
+         sysroot: str | None = None, allowed_dirs=()) -> Config:
     """Read a configuration as HTCondor 25.14.1 would and return the :class:`Config`.
 
     ``paths``: a file, a config.d directory, or a list of those (read in order as the main
@@ -622,8 +697,13 @@ def load(paths=None, machine=None, subsystem: str | None = None, local_name: str
     locations).  ``machine``: a MachineProfile, a profile file path, or None to detect this
     host.  ``environ`` (default ``os.environ``) supplies ``_CONDOR_*`` overrides, ``$ENV()``
     and the CPU limits.  ``templates`` (default :mod:`condorcfg.config.templates`) and
-    ``defaults`` (default the built-in table) can be replaced for tests.
+    ``defaults`` (default the built-in table) can be replaced for tests.  ``mode`` ("host" or
+    "repository"), ``sysroot`` and ``allowed_dirs`` (directories besides those of ``paths`` whose
+    files count as part of the configuration, e.g. the project's) are described in the module
+    docstring.
     """
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
     import gc
 
     # Reading creates many small objects and no reference cycles: the cyclic collector only
@@ -631,13 +711,15 @@ def load(paths=None, machine=None, subsystem: str | None = None, local_name: str
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _load(paths, machine, subsystem, local_name, allow_exec, environ, templates, defaults, cwd)
+        return _load(paths, machine, subsystem, local_name, allow_exec, environ, templates, defaults, cwd, mode,
+                     sysroot, allowed_dirs)
     finally:
         if was_enabled:
             gc.enable()
 
 
-def _load(paths, machine, subsystem, local_name, allow_exec, environ, templates, defaults, cwd) -> Config:
+def _load(paths, machine, subsystem, local_name, allow_exec, environ, templates, defaults, cwd, mode, sysroot,
+          allowed_dirs) -> Config:
     from condorcfg import machine as machine_module
 
     environ = dict(os.environ) if environ is None else dict(environ)
@@ -671,7 +753,8 @@ def _load(paths, machine, subsystem, local_name, allow_exec, environ, templates,
 
     allowed = [os.path.dirname(os.path.abspath(p)) if not os.path.isdir(p) else os.path.abspath(p)
                for p in paths if not p.rstrip().endswith("|")]
-    reader = Reader(config, allow_exec, templates, allowed, cwd or os.getcwd())
+    allowed += [os.path.abspath(d) for d in (*allowed_dirs, *([sysroot] if sysroot else []))]
+    reader = Reader(config, allow_exec, templates, allowed, cwd or os.getcwd(), mode, sysroot)
 
     facts = profile.host_facts()
     late = {"FULL_HOSTNAME", "HOSTNAME", "IP_ADDRESS", "IPV4_ADDRESS", "IPV6_ADDRESS", "USERNAME"}
@@ -696,9 +779,9 @@ def _load(paths, machine, subsystem, local_name, allow_exec, environ, templates,
         if path.rstrip().endswith("|"):
             reader.read_command(path.rstrip()[:-1].strip(), 0, None)
         elif os.path.isdir(path):
-            reader.read_directory(path, None)
+            reader.read_directory(path, None, given=True)
         else:
-            reader.read_file(path, 0, None)
+            reader.read_file(path, 0, None, given=True)
 
     insert_hostnames(config, profile)
     if not only_env:

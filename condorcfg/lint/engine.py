@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 from collections.abc import Iterable
 
+from condorcfg.config.reader import UNUSABLE_INPUT
 from condorcfg.diagnostics import ERROR, INFO, SEVERITIES, WARNING, CondorcfgError, Diagnostic, Location
 
 SEVERITY_RANK = {INFO: 0, WARNING: 1, ERROR: 2}
@@ -66,6 +67,8 @@ class LintResult:
     skipped_rules: list = field(default_factory=list)  # (rule, why) not run in this context
     files: list[str] = field(default_factory=list)
     fatal: bool = False  # the reader rejected the configuration; rules did not run
+    unusable: Diagnostic | None = None  # the input itself cannot be read (unreadable, binary...): exit 2
+    baselined: list[Diagnostic] = field(default_factory=list)  # findings an accepted baseline lists
 
     def count(self, severity: str) -> int:
         return sum(1 for f in self.findings if f.severity == severity)
@@ -367,7 +370,9 @@ class LintContext:
             notes.extend(extra)
         return Diagnostic(severity or (rule.severity if rule else WARNING), message, location,
                           code=rule.code if rule else None, rule=rule.name if rule else None,
-                          fix=fix if fix is not None else (rule.fix if rule else None), notes=notes)
+                          fix=fix if fix is not None else (rule.fix if rule else None), notes=notes,
+                          knob=getattr(at, "name", None) if at is not None and not isinstance(at, Location)
+                          else None)
 
     def _place(self, definition, message: str, span):
         origin = getattr(definition, "origin", "file")
@@ -411,11 +416,15 @@ def lint(target, **options) -> list[Diagnostic]:
 
 
 def run(target, *, machine=None, settings: LintSettings | None = None, ruleset=None, allow_exec: bool = False,
-        subsystem: str | None = None, local_name: str | None = None) -> LintResult:
+        subsystem: str | None = None, local_name: str | None = None, sysroot: str | None = None,
+        allowed_dirs=()) -> LintResult:
     """Lint one composed configuration.
 
-    ``target`` is a loaded Config, or a path / list of paths read in order as ONE configuration.
-    Raises :class:`LintUsageError` for bad settings; anything wrong in the configuration is a finding.
+    ``target`` is a loaded Config, or a path / list of paths read in order as ONE configuration,
+    read in the reader's repository mode (as the target host would read it, but only from the
+    given paths, ``allowed_dirs`` and ``sysroot``; see :mod:`condorcfg.config.reader`).
+    Raises :class:`LintUsageError` for bad settings; anything wrong in the configuration is a
+    finding, and input that cannot be read at all sets ``LintResult.unusable``.
     """
     from condorcfg.lint.rules import load_rules
 
@@ -439,10 +448,13 @@ def run(target, *, machine=None, settings: LintSettings | None = None, ruleset=N
 
         try:
             config = condorcfg.load(target, machine=machine, subsystem=subsystem, local_name=local_name,
-                                    allow_exec=allow_exec)
+                                    allow_exec=allow_exec, mode="repository", sysroot=sysroot,
+                                    allowed_dirs=allowed_dirs)
         except CondorcfgError as exc:  # HTCondor would refuse this configuration: report it, nothing else runs
-            _reader_finding(exc.diagnostic, ruleset, enabled_codes, findings, fatal=True)
             given = [str(p) for p in (target if isinstance(target, (list, tuple)) else [target])]
+            if exc.diagnostic.code in UNUSABLE_INPUT:
+                return LintResult(findings=[], files=given, fatal=True, unusable=exc.diagnostic)
+            _reader_finding(exc.diagnostic, ruleset, enabled_codes, findings, fatal=True)
             return LintResult(findings=_finish(findings, settings, ruleset, given), files=given, fatal=True)
         except Exception as exc:  # the reader's own bug: still no traceback
             engine_finding(INTERNAL_ERROR, f"the configuration reader crashed: {type(exc).__name__}: {exc}; "

@@ -2,14 +2,17 @@
 
 ``render(format, result, view)`` picks the module, imported only when used.
 :class:`ReportView` carries what every format needs besides the findings: the rule set (for
-rule metadata), the project root (relative paths, SARIF ``%SRCROOT%``) and colour.
+rule metadata), the project root (relative paths, SARIF ``%SRCROOT%``), colour and quiet.
+
+``statistics`` (counts per rule, for ``--statistics``) has the same signature but is not a
+``--format``: it summarises a run instead of listing it.
 """
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
 
-FORMATS = ("text", "json", "sarif", "github")
+FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit")
 
 
 @dataclass
@@ -18,6 +21,7 @@ class ReportView:
     root: str = "."          # SARIF %SRCROOT%: the project directory
     color: bool = False
     fail_on: str = "error"
+    quiet: bool = False      # text: the findings only, no summary or docs hints
 
     def display_path(self, file: str | None) -> str:
         """A path as the user wrote it relative to the current directory, when that is shorter."""
@@ -28,6 +32,18 @@ class ReportView:
         except ValueError:
             return file
         return file if relative.startswith(".." + os.sep) or relative == ".." else relative
+
+    def root_path(self, file: str) -> str:
+        """A path relative to the project root with ``/`` separators (CI tools key on these),
+        or the path as given when it lies outside the root."""
+        try:
+            # Resolved on both sides, as SARIF does, so a symlinked checkout still matches.
+            relative = os.path.relpath(os.path.realpath(file), os.path.realpath(self.root))
+        except ValueError:  # another drive on Windows
+            return file
+        if relative == ".." or relative.startswith(".." + os.sep):
+            return file
+        return relative.replace(os.sep, "/")
 
 
 def render(fmt: str, result, view: ReportView) -> str:

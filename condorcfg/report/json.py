@@ -1,14 +1,37 @@
-"""JSON report: a list of findings, each with code, rule, severity, file, line, column,
-end_line, end_column, message, fix and notes (paths relative to the current directory)."""
+"""JSON report: one object describing the whole run, for scripts and dashboards.
+
+``findings`` is a list of objects with code, rule, severity, file, line, column, end_line,
+end_column, knob, message, fix and notes (paths relative to the current directory).  Around
+it: the ``tool`` that wrote it, ``counts`` per severity plus the suppressed and baselined
+findings, the ``files`` read, the rule codes that ran (``rules_run``), the rules that could not
+run and why (``skipped_rules``), and ``fatal`` (the reader rejected the configuration, so the
+rules did not run).  An object rather than a bare list so fields can be added without breaking
+readers.
+"""
 from __future__ import annotations
 
 import json
 
 
 def render(result, view) -> str:
+    from condorcfg import __version__
+
     items = []
     for finding in result.findings:
         item = finding.to_json()
         item["file"] = view.display_path(item["file"]) or None
         items.append(item)
-    return json.dumps(items, indent=2) + "\n"
+    counts = {severity: result.count(severity) for severity in ("error", "warning", "info")}
+    counts["suppressed"] = len(result.suppressed)
+    counts["baselined"] = len(getattr(result, "baselined", None) or ())
+    report = {
+        "tool": {"name": "condorcfg", "version": __version__},
+        "findings": items,
+        "counts": counts,
+        "files": [view.display_path(file) for file in result.files],
+        "rules_run": sorted(rule.code for rule in result.rules_run),
+        "skipped_rules": [{"code": rule.code, "rule": rule.name, "reason": reason}
+                          for rule, reason in result.skipped_rules],
+        "fatal": bool(result.fatal),
+    }
+    return json.dumps(report, indent=2) + "\n"

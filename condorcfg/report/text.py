@@ -1,7 +1,9 @@
 """Human report: ``file:line:col: severity CODE slug message``, the source line, a caret, a summary.
 
 Notes (provenance) and the fix follow each finding, and the first finding of each rule says
-how to read that rule's page.
+how to read that rule's page.  Quiet mode (``view.quiet``) keeps the findings with their
+excerpts, notes and fixes but drops the docs hints and the summary, so a clean run prints
+nothing at all (for scripts and pre-commit hooks that only want to see problems).
 
 The caret underlines the finding's column range (``^~~~``) when it has one.  Colour is used
 only when asked for (the CLI turns it on for a terminal unless ``NO_COLOR`` is set).
@@ -33,9 +35,11 @@ def render(result, view) -> str:
             out.append(f"  = note: {note}")
         if finding.fix:
             out.append(f"  = help: {' '.join(finding.fix.split())}")
-        if finding.code and finding.code not in explained:  # the rule's page, once per rule
+        if finding.code and finding.code not in explained and not view.quiet:  # the rule's page, once per rule
             explained.add(finding.code)
             out.append(f"  = docs: condorcfg explain {finding.code}")
+    if view.quiet:
+        return "\n".join(out) + "\n" if out else ""
     out.append(summary(result, paint))
     return "\n".join(out) + "\n"
 

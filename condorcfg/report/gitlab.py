@@ -1,0 +1,74 @@
+"""GitLab Code Quality report: a JSON array of issues, shown in merge requests and pipelines.
+
+Each issue has the fields GitLab documents: ``description``, ``check_name`` (the rule code),
+``fingerprint``, ``severity`` and ``location`` (``path`` relative to the project root, and
+``lines.begin``/``lines.end``), plus the optional Code Climate ``categories`` and ``content``
+(the fix and notes).
+
+GitLab compares fingerprints between the base and the merge request to say which issues are
+new or fixed, so the fingerprint hashes the rule code, the path and the knob (the message when
+a finding names no knob) but not the line: moving a line must not turn an issue into "fixed" +
+"new".  Identical keys get an occurrence number, as GitLab drops repeated fingerprints.
+
+Severity: error -> ``major``, warning -> ``minor``, info -> ``info``.  That is what the common
+linters' GitLab formatters do (e.g. eslint-formatter-gitlab); ``critical`` and ``blocker`` are
+left to scanners that know about exploitability, which a configuration linter does not.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+
+SEVERITY = {"error": "major", "warning": "minor", "info": "info"}
+
+
+def render(result, view) -> str:
+    seen: dict[str, int] = {}  # key -> occurrences so far
+    used: set[str] = set()      # fingerprints given out
+    issues = []
+    for finding in result.findings:
+        loc = finding.location
+        if loc is not None and loc.file:
+            path = view.root_path(loc.file)
+            begin = max(loc.line or 1, 1)
+            end = max(loc.end_line or begin, begin)
+        else:  # about the configuration as a whole: GitLab needs a place, so its first file
+            path = view.root_path(result.files[0]) if result.files else "."
+            begin = end = 1
+        issue = {
+            "description": finding.message,
+            "check_name": finding.code or finding.rule or "condorcfg",
+            "fingerprint": _fingerprint(finding, path, seen, used),
+            "severity": SEVERITY.get(finding.severity, "minor"),
+            "location": {"path": path, "lines": {"begin": begin, "end": end}},
+            "categories": [_category(finding)],
+        }
+        body = _body(finding)
+        if body:
+            issue["content"] = {"body": body}
+        issues.append(issue)
+    return json.dumps(issues, indent=2) + "\n"
+
+
+def _fingerprint(finding, path: str, seen: dict[str, int], used: set[str]) -> str:
+    key = "\0".join((finding.code or "", path, finding.knob or finding.message))
+    while True:
+        seen[key] = seen.get(key, 0) + 1
+        # The first occurrence keeps the plain hash, so a new duplicate changes no existing one.
+        digest = hashlib.sha256((key if seen[key] == 1 else f"{key}\0{seen[key]}").encode()).hexdigest()
+        if digest not in used:
+            used.add(digest)
+            return digest
+
+
+def _category(finding) -> str:
+    """A Code Climate category: security rules, style for advice, bug risk for the rest."""
+    if (finding.code or "").upper().startswith("SEC"):
+        return "Security"
+    return "Style" if finding.severity == "info" else "Bug Risk"
+
+
+def _body(finding) -> str:
+    lines = [" ".join(finding.fix.split())] if finding.fix else []
+    lines += [f"note: {note}" for note in finding.notes]
+    return "\n\n".join(lines)
