@@ -533,11 +533,33 @@ def test_pre_commit_mode_lints_the_roots_reading_a_changed_file(cli, tmp_path):
     write(tmp_path, "HOSTDENY_WRITE = y\n", "other.conf")
     (tmp_path / ".condorcfg.yaml").write_text("roots: [etc/condor_config]\nselect: [TST, CFG]\n")
     # A change in config.d: the whole root is linted, so its finding in condor_config shows.
-    status, out, _ = cli("--pre-commit", "etc/config.d/10-base", "--format", "json")
-    assert status == 1 and [(f["file"], f["line"]) for f in json.loads(out)] == [("etc/condor_config", 2)]
-    # A file no root reads is linted on its own; the root is not.
-    status, out, _ = cli("--pre-commit", "other.conf", "--format", "json")
-    assert [(f["file"], f["line"]) for f in json.loads(out)] == [("other.conf", 1)]
+    status, out, _ = cli("--pre-commit", "--format", "json", "--", "etc/config.d/10-base")
+    assert status == 1 and [(f["file"], f["line"]) for f in json.loads(out)["findings"]] == [("etc/condor_config", 2)]
+    # A change to the project settings re-runs it too.
+    status, out, _ = cli("--pre-commit", "--format", "json", "--", ".condorcfg.yaml")
+    assert status == 1 and len(json.loads(out)["findings"]) == 1
+    # A file no root reads is never linted (it may not be HTCondor configuration at all).
+    status, out, _ = cli("--pre-commit", "--format", "json", "--", "other.conf")
+    assert status == 0 and json.loads(out)["findings"] == []
+
+
+def test_pre_commit_without_roots_lints_only_htcondor_names(cli, tmp_path):
+    write(tmp_path, "ALLOW_WRITE = *\n", "logrotate.conf")
+    write(tmp_path, "HOSTALLOW_READ = x\n", "condor_config.local")
+    (tmp_path / ".condorcfg.yaml").write_text("select: [TST]\n")
+    status, out, _ = cli("--pre-commit", "--format", "json", "--", "logrotate.conf", "condor_config.local")
+    assert status == 1 and [f["file"] for f in json.loads(out)["findings"]] == ["condor_config.local"]
+    status, out, _ = cli("--pre-commit", "--", "logrotate.conf")
+    assert status == 0
+
+
+def test_file_names_after_double_dash_are_never_options(cli, tmp_path):
+    write(tmp_path, "HOSTALLOW_READ = x\n", "condor_config")
+    (tmp_path / ".condorcfg.yaml").write_text("roots: [condor_config]\nselect: [TST]\n")
+    (tmp_path / "--project=evil.conf").write_text("")
+    (tmp_path / "-oreport.conf").write_text("")
+    status, out, _ = cli("--pre-commit", "--", "--project=evil.conf", "-oreport.conf", "condor_config")
+    assert status == 1 and "TST001" in out and not (tmp_path / "report.conf").exists()
 
 
 def test_known_site_knobs_reach_the_checks(tmp_path):

@@ -1,38 +1,65 @@
-"""``condorcfg lint``: check one composed configuration (or each project root) and report findings.
+"""``condorcfg lint``: check composed configurations and report findings.
 
-Exit status: 0 no finding at or above ``--fail-on`` (default error), 1 findings, 2 usage error,
-unreadable input or an unusable rule/project file.
+What is linted: each ``--config-root`` is one configuration (its includes and
+``LOCAL_CONFIG_DIR`` composed); the positional paths and ``--config`` files together are one
+more, read in order; with neither, the project's ``roots``, then ``CONDOR_CONFIG``.  Every
+configuration is read as the target host would read it, but only from the given paths, the
+project and ``--sysroot`` (see :mod:`condorcfg.config.reader`, repository mode).
 
-With ``--pre-commit`` the paths are the changed files pre-commit passes: every project root
-(``roots`` in the project config) whose composed configuration reads one of them is linted as a
-whole, so a change to ``config.d/20-slots`` is checked together with everything it composes
-with; changed files that no root reads are linted together as one configuration.
+Exit status: 0 no finding at or above ``--fail-on`` (default error), 1 findings, 2 usage
+error, input that cannot be read, or an unusable rule, project or baseline file.
+
+``--pre-commit``: the paths are the files pre-commit passes (the hook runs on every commit,
+deletions included).  With ``roots`` in the project settings, every root is linted whenever
+the change touches a file a root reads, a file under a root's folder or the sysroot (a
+deletion too), the project settings, a machine profile or the baseline; other files are
+never linted.  Without ``roots``, the changed files named like HTCondor configuration
+(``condor_config*``, ``config.d/*``) are linted together as one configuration.
 """
 from __future__ import annotations
 
 import os
+import re
+import subprocess
 import sys
 
-from condorcfg.diagnostics import SEVERITIES, CondorcfgError
+from condorcfg.diagnostics import SEVERITIES, CondorcfgError, Diagnostic, Location
+from condorcfg.report import FORMATS
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+# Without project roots, the changed files the hook lints: HTCondor's own names for config.
+CONFIG_NAME = re.compile(r"(^|/)(condor_config[^/]*|config\.d/[^/]+)$")
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("paths", nargs="*", metavar="PATH",
                         help="config files or config.d directories, read in order as ONE configuration")
-    parser.add_argument("--config-root", metavar="FILE",
-                        help="a top-level condor_config; its includes and LOCAL_CONFIG_DIR compose the config")
+    parser.add_argument("--config", action="append", default=[], metavar="FILE",
+                        help="a config file or config.d directory, added to PATHs (repeatable)")
+    parser.add_argument("--config-root", action="append", default=[], metavar="FILE",
+                        help="a top-level condor_config composing a configuration (repeatable: each is linted)")
     parser.add_argument("--machine", metavar="PROFILE",
                         help="machine profile: a YAML/JSON file or a name from the project's machine-profiles")
-    parser.add_argument("--format", choices=("text", "json", "sarif", "github"),
+    parser.add_argument("--subsystem", metavar="S", help="read as daemon subsystem S (default TOOL)")
+    parser.add_argument("--sysroot", metavar="DIR",
+                        help="the folder standing for the host's /: absolute LOCAL_CONFIG_FILE, LOCAL_CONFIG_DIR "
+                             "and include paths are read under it (default: `sysroot` in the project settings)")
+    parser.add_argument("--format", choices=FORMATS,
                         help="report format (default: text; github when GITHUB_ACTIONS=true)")
+    parser.add_argument("--statistics", action="store_true", help="print a count of findings per rule instead")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="print the findings and nothing else (text format)")
     parser.add_argument("--select", metavar="CODES", help="comma-separated codes, prefixes or slugs to run "
                         "(replaces the default set; ALL = every rule)")
     parser.add_argument("--extend-select", metavar="CODES", help="rules to run in addition")
     parser.add_argument("--ignore", metavar="CODES", help="comma-separated codes, prefixes or slugs to skip")
     parser.add_argument("--fail-on", choices=SEVERITIES, help="lowest severity that makes the exit status 1 "
                         "(default: error)")
+    parser.add_argument("--baseline", metavar="FILE",
+                        help="hide the findings FILE accepts (default: `baseline` in the project settings)")
+    parser.add_argument("--write-baseline", metavar="FILE",
+                        help="record the current findings in FILE (they stop failing), then exit 0")
     parser.add_argument("--allow-exec", action="store_true",
                         help="run the commands the configuration names (include command : ...); off by default")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
@@ -41,7 +68,7 @@ def add_arguments(parser) -> None:
                         "pyproject.toml [tool.condorcfg] found upward from here)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
     parser.add_argument("--pre-commit", action="store_true",
-                        help="PATHs are changed files: lint every project root that reads them")
+                        help="PATHs are the files a commit changes (the pre-commit hook's mode)")
 
 
 def _codes(text: str | None) -> list[str]:
@@ -53,8 +80,13 @@ def _usage(message: str) -> int:
     return EXIT_USAGE
 
 
+def _unusable(diagnostic: Diagnostic) -> int:
+    print(diagnostic.format(), file=sys.stderr)
+    return EXIT_USAGE
+
+
 def run(args) -> int:
-    from condorcfg.lint import engine, project as project_module
+    from condorcfg.lint import baseline as baseline_module, engine, project as project_module
     from condorcfg.lint.rules import load_rules
 
     try:
@@ -62,8 +94,7 @@ def run(args) -> int:
         ruleset = load_rules()
         machine = project_module.resolve_machine(project, args.machine)
     except CondorcfgError as exc:
-        print(exc.diagnostic.format(), file=sys.stderr)
-        return EXIT_USAGE
+        return _unusable(exc.diagnostic)
 
     settings = engine.LintSettings.from_project(project)
     if args.select is not None:
@@ -71,32 +102,54 @@ def run(args) -> int:
     settings.extend_select += _codes(args.extend_select)
     settings.ignore += _codes(args.ignore)
     fail_on = args.fail_on or project.fail_on or "error"
+    sysroot = args.sysroot or project.sysroot
+    if sysroot and not os.path.isdir(sysroot):
+        return _usage(f"sysroot {sysroot} is not a directory")
 
-    for path in [*args.paths, *([args.config_root] if args.config_root else [])]:
-        if not os.path.exists(path):
-            return _usage(f"cannot read {path}: no such file or directory")
-        if not os.access(path, os.R_OK):
-            return _usage(f"cannot read {path}: permission denied")
-
-    units = _units(args, project)
+    if args.pre_commit:
+        units = _pre_commit_units(args, project)
+    else:
+        units = _units(args, project)
     if isinstance(units, str):
         return _usage(units)
-    for root in project.roots:
-        if root in units and not os.path.exists(root):
-            return _usage(f"cannot read {root}: no such file (listed in `roots` of {project.path})")
+    for unit in units:
+        for path in unit:
+            if not os.path.exists(path):
+                where = f" (listed in `roots` of {project.path})" if path in project.roots else ""
+                return _usage(f"cannot read {path}: no such file or directory{where}")
+            if not os.access(path, os.R_OK):
+                return _usage(f"cannot read {path}: permission denied")
 
-    def lint_one(target):
-        return engine.run(target, machine=machine, settings=settings, ruleset=ruleset, allow_exec=args.allow_exec)
-
+    allowed = [project.directory] if project.path else []
     try:
-        results = [lint_one(target) for target in units]
-        if args.pre_commit:
-            results, uncovered = _affected(results, args.paths)
-            if uncovered:
-                results.append(lint_one(uncovered))
+        results = [engine.run(unit, machine=machine, settings=settings, ruleset=ruleset, allow_exec=args.allow_exec,
+                              subsystem=args.subsystem, sysroot=sysroot, allowed_dirs=allowed) for unit in units]
     except engine.LintUsageError as exc:
         return _usage(str(exc))
+    for result in results:
+        if result.unusable is not None:
+            return _unusable(result.unusable)
+    if args.pre_commit and project.roots and not _touches_roots(args, project, results):
+        results = []  # the change touches nothing the roots read: nothing to report
     result = _merge(results)
+
+    if args.write_baseline:
+        try:
+            written = baseline_module.write(args.write_baseline, result.findings, project.directory)
+        except CondorcfgError as exc:
+            return _unusable(exc.diagnostic)
+        print(f"condorcfg lint: wrote {written} baseline entr{'y' if written == 1 else 'ies'} "
+              f"({len(result.findings)} findings) to {args.write_baseline}", file=sys.stderr)
+        return EXIT_OK
+    baseline_path = args.baseline or project.baseline
+    if baseline_path and (args.baseline or os.path.exists(baseline_path)):
+        try:
+            entries = baseline_module.read(baseline_path)
+        except CondorcfgError as exc:
+            return _unusable(exc.diagnostic)
+        result.findings, result.baselined, stale = baseline_module.apply(result.findings, entries,
+                                                                         project.directory)
+        result.findings += _stale_findings(stale, baseline_path, ruleset, settings)
 
     from condorcfg.report import ReportView, render
 
@@ -112,7 +165,13 @@ def run(args) -> int:
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     color = args.color == "always" or (args.color == "auto" and fmt == "text" and not args.output
                                        and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
-    report = render(fmt, result, View(ruleset=ruleset, root=project.directory, color=color, fail_on=fail_on))
+    view = View(ruleset=ruleset, root=project.directory, color=color, fail_on=fail_on, quiet=args.quiet)
+    if args.statistics:
+        from condorcfg.report.statistics import render as statistics
+
+        report = statistics(result, view)
+    else:
+        report = render(fmt, result, view)
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8") as handle:
@@ -124,31 +183,82 @@ def run(args) -> int:
     return EXIT_FINDINGS if result.fails(fail_on) else EXIT_OK
 
 
-def _units(args, project) -> list | str:
-    """The configurations to lint, each a path or list of paths; a string is a usage error."""
-    if args.pre_commit:
-        return list(project.roots)  # the changed files no root reads are added by _affected
-    if args.config_root:
-        return [[args.config_root, *args.paths] if args.paths else args.config_root]
-    if args.paths:
-        return [list(args.paths)]
+def _units(args, project) -> list[list[str]] | str:
+    """The configurations to lint, each a list of paths read in order; a string is a usage error."""
+    units = [[root] for root in args.config_root]
+    paths = [*args.paths, *args.config]
+    if paths:
+        units.append(paths)
+    if units:
+        return units
     if project.roots:
-        return list(project.roots)
+        return [[root] for root in project.roots]
+    condor_config = os.environ.get("CONDOR_CONFIG", "").strip()
+    if condor_config and condor_config.upper() != "ONLY_ENV":
+        return [[condor_config]]
     return ("give config files or config.d directories, or --config-root FILE "
-            "(or set `roots` in pyproject.toml [tool.condorcfg] / .condorcfg.yaml)")
+            "(or set `roots` in pyproject.toml [tool.condorcfg] / .condorcfg.yaml, or CONDOR_CONFIG)")
 
 
-def _affected(results, changed: list[str]):
-    """Pre-commit: the roots that read a changed file, and the changed files no root reads."""
-    changed_real = {os.path.realpath(p): p for p in changed}
-    kept, covered = [], set()
-    for result in results:
-        files = {os.path.realpath(f) for f in result.files}
-        if result.fatal or files & changed_real.keys():
-            kept.append(result)
-        covered |= files
-    uncovered = [path for real, path in changed_real.items() if real not in covered]
-    return kept, uncovered
+def _pre_commit_units(args, project) -> list[list[str]]:
+    """What the hook lints: the roots (kept only if the change touches them, see _touches_roots),
+    or without roots the changed files named like HTCondor configuration; may be nothing."""
+    if project.roots:
+        return [[root] for root in project.roots]
+    changed = [*args.paths, *args.config]
+    config_files = [path for path in changed if CONFIG_NAME.search(path.replace(os.sep, "/"))]
+    return [config_files] if config_files else []
+
+
+def _touches_roots(args, project, results) -> bool:
+    """Does the change touch a file the roots read, a file under a root's folder or the sysroot
+    (deletions included), the project settings, a machine profile or the baseline?"""
+    real = os.path.realpath
+    watched_dirs = [os.path.dirname(real(root)) for root in project.roots]
+    if args.sysroot or project.sysroot:
+        watched_dirs.append(real(args.sysroot or project.sysroot))
+    watched_files = {real(path) for path in project.settings_files()}
+    watched_files.update(real(file) for result in results for file in result.files)
+
+    def touches(path: str) -> bool:
+        full = real(path)
+        return full in watched_files or any(full == d or full.startswith(d.rstrip(os.sep) + os.sep)
+                                            for d in watched_dirs)
+
+    return any(touches(path) for path in [*args.paths, *args.config, *_deleted_files(project.directory)])
+
+
+def _deleted_files(directory: str) -> list[str]:
+    """Files the commit (or the range pre-commit checks in CI) deletes: pre-commit passes none."""
+    source, target = os.environ.get("PRE_COMMIT_FROM_REF"), os.environ.get("PRE_COMMIT_TO_REF")
+    refs = [f"{source}...{target}"] if source and target else ["--cached"]
+    try:
+        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=directory, capture_output=True,
+                             text=True, timeout=30, check=False)
+        listed = subprocess.run(["git", "diff", "--name-only", "--no-renames", "--diff-filter=D", "-z", *refs],
+                                cwd=directory, capture_output=True, text=True, timeout=30, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return []
+    if top.returncode != 0 or listed.returncode != 0:
+        return []
+    return [os.path.join(top.stdout.strip(), name) for name in listed.stdout.split("\0") if name]
+
+
+def _stale_findings(stale, path: str, ruleset, settings) -> list[Diagnostic]:
+    from condorcfg.lint.engine import STALE_BASELINE, select_rules
+
+    rule = next((r for r in ruleset if r.match and r.match.get("engine") == STALE_BASELINE), None)
+    if rule is None or rule not in select_rules(ruleset, settings):
+        return []
+    findings = []
+    for entry, left in stale:
+        about = f"knob {entry.knob}" if entry.knob else f"“{entry.message}”"
+        times = f" ({left} of {entry.count})" if entry.count > 1 else ""
+        findings.append(Diagnostic(
+            settings.severity.get(rule.code) or settings.severity.get(rule.name) or rule.severity,
+            f"baseline entry for {entry.code} on {about} in {entry.file} matches no finding any more{times}; "
+            f"remove it", Location(path, entry.line, 1), code=rule.code, rule=rule.name, fix=rule.fix))
+    return findings
 
 
 def _merge(results):

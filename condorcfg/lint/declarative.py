@@ -26,7 +26,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-ENGINE_KINDS = ("unused-suppression", "invalid-suppression", "internal-error", "config-diagnostic")
+ENGINE_KINDS = ("unused-suppression", "invalid-suppression", "internal-error", "config-diagnostic", "stale-baseline")
+# Engine findings no configuration alone provokes (a crash; a baseline entry): no `fail` example.
+NO_FAIL_EXAMPLE = ("internal-error", "stale-baseline")
 _KNOB_KEYS = {"knob", "value", "value_not", "expanded", "parse", "references", "scope", "definitions",
               "message"}
 _SCOPES = ("any", "target", "my", "none")

@@ -30,6 +30,7 @@ UNUSED_SUPPRESSION = "unused-suppression"
 INVALID_SUPPRESSION = "invalid-suppression"
 INTERNAL_ERROR = "internal-error"
 CONFIG_DIAGNOSTIC = "config-diagnostic"
+STALE_BASELINE = "stale-baseline"
 
 
 _LITERAL_NAMES = re.compile(r"[A-Za-z0-9_]+(\|[A-Za-z0-9_]+)*")

@@ -6,6 +6,8 @@ first directory holding either file wins, ``.condorcfg.yaml`` before ``pyproject
 
     [tool.condorcfg]
     roots = ["etc/condor_config"]          # top-level configs linted when no path is given
+    sysroot = "."                          # the folder standing for the host's / (see --sysroot)
+    baseline = ".condorcfg-baseline.json"  # accepted findings (condorcfg lint --write-baseline)
     select = ["POL", "SEC801"]             # codes, code prefixes, slugs, or "ALL"
     extend-select = ["KNB307"]             # added to the default (or `select`) set
     ignore = ["MAC203"]
@@ -37,8 +39,9 @@ YAML_NAME = ".condorcfg.yaml"
 TOML_NAME = "pyproject.toml"
 
 _LIST_KEYS = ("roots", "select", "extend-select", "ignore", "known-knobs")
-_KEYS = set(_LIST_KEYS) | {"severity", "fail-on", "machine", "machine-profiles", "require-reason",
-                           "rule-options"}
+_PATH_KEYS = ("sysroot", "baseline")
+_KEYS = set(_LIST_KEYS) | set(_PATH_KEYS) | {"severity", "fail-on", "machine", "machine-profiles",
+                                             "require-reason", "rule-options"}
 
 
 class ProjectConfigError(CondorcfgError):
@@ -60,6 +63,18 @@ class ProjectConfig:
     require_reason: bool = False
     known_knobs: list[str] = field(default_factory=list)
     rule_options: dict[str, dict] = field(default_factory=dict)
+    sysroot: str | None = None
+    baseline: str | None = None
+
+    def settings_files(self) -> list[str]:
+        """The files whose change changes what lint reports: this file, profiles, the baseline."""
+        files = [self.path] if self.path else []
+        profiles = [self.machine, *self.machine_profiles.values()]
+        files += [str(Path(self.directory) / p) for p in profiles if isinstance(p, str) and p not in
+                  self.machine_profiles]
+        if self.baseline:
+            files.append(self.baseline)
+        return files
 
     def known_knob_patterns(self) -> list[re.Pattern]:
         return [re.compile(p, re.IGNORECASE) for p in self.known_knobs]
@@ -186,6 +201,10 @@ def _build(data: dict, path: Path, line_of) -> ProjectConfig:
                     except re.error as exc:
                         _fail(path, line, f"known-knobs entry {pattern!r} is not a valid regex: {exc}")
             setattr(project, key.replace("-", "_"), list(value))
+        elif key in _PATH_KEYS:
+            if not isinstance(value, str) or not value:
+                _fail(path, line, f"{raw_key!r} must be a path (relative to {path.name})")
+            setattr(project, key, str(directory / value))
         elif key == "severity":
             if not isinstance(value, dict):
                 _fail(path, line, "'severity' must map rule codes or slugs to error/warning/info")

@@ -298,8 +298,9 @@ def _parse_examples(path: str, entry, line: int) -> tuple[list[Example], list[Ex
                 _fail(path, item_line, "an example is a config text string, or a mapping with 'config' "
                                        "and optional 'machine'")
         result.append(parsed)
-    # Only the engine's own internal-error rule cannot be provoked by a configuration.
-    if not result[1] and (_plain(entry.get("match")) or {}).get("engine") != "internal-error":
+    from condorcfg.lint.declarative import NO_FAIL_EXAMPLE
+
+    if not result[1] and (_plain(entry.get("match")) or {}).get("engine") not in NO_FAIL_EXAMPLE:
         _fail(path, line, f"rule {entry['code']} needs at least one 'fail' example")
     return result[0], result[1]
 
