@@ -5,7 +5,7 @@ The public entry point is :func:`load`; the ClassAd language is in
 """
 from __future__ import annotations
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 
 def load(paths, machine=None, subsystem=None, local_name=None, allow_exec=False, **options):

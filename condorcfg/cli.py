@@ -4,12 +4,19 @@ Each subcommand lives in its own module under ``condorcfg.commands`` and is
 imported only when it is run, so ``condorcfg lint`` never pays for the slot
 builder and start-up stays fast.  A command module provides
 ``add_arguments(parser)`` and ``run(args) -> int``.
+
+A :class:`~condorcfg.diagnostics.CondorcfgError` escaping ``run`` is input the command cannot
+use (a missing or unreadable file, a bad machine profile, no configuration found): its diagnostic
+is printed as ``FILE:LINE:COL: error ...`` (or ``condorcfg COMMAND: message`` when it concerns no
+file) and the exit status is 2, never a traceback.
 """
 from __future__ import annotations
 
 import argparse
 import importlib
 import sys
+
+from condorcfg.diagnostics import CondorcfgError
 
 # name -> (module, one-line help)
 COMMANDS = {
@@ -37,6 +44,14 @@ def _usage() -> str:
     return "\n".join(lines)
 
 
+def _failure_text(exc: CondorcfgError, command: str) -> str:
+    """The diagnostic of input ``command`` cannot use, prefixed with the command when it names no file."""
+    diagnostic = exc.diagnostic
+    if diagnostic.location is None:
+        return f"condorcfg {command}: {diagnostic.message}"
+    return diagnostic.format()
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0] in ("-h", "--help", "help"):
@@ -60,6 +75,9 @@ def main(argv: list[str] | None = None) -> int:
         return int(exc.code or 0)
     try:
         return module.run(args)
+    except CondorcfgError as exc:
+        print(_failure_text(exc, name), file=sys.stderr)
+        return EXIT_USAGE
     except BrokenPipeError:
         return EXIT_OK
     except KeyboardInterrupt:

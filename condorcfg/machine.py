@@ -10,6 +10,32 @@ Profile keys: ``hostname``, ``cpus``, ``memory`` (MiB), ``disk`` (KiB),
 ``swap`` (KiB), ``ip``, ``ipv6``, ``opsys``, ``arch``, ``os_name``,
 ``os_version``, ``os_long_name``, ``kernel``, ``gpus`` (a count or a list of
 ids), ``resources`` (``{Tag: quantity | [ids]}``).
+
+A profile describes another machine, so a key it leaves out takes a fixed
+default, never a fact of the host running condorcfg (the result is the same
+on every computer):
+
+    hostname      localhost.localdomain   FULL_HOSTNAME; HOSTNAME is "localhost"
+    cpus          1                       DETECTED_CORES, DETECTED_CPUS ...
+    memory        1024 (MiB)              DETECTED_MEMORY
+    disk          104857600 (KiB, 100 GiB) the execute disk the slots share
+    swap          0 (KiB)                 no swap
+    ip            127.0.0.1               IP_ADDRESS, IPV4_ADDRESS
+    ipv6          none                    IPV6_ADDRESS empty: no public IPv6 address
+    opsys         LINUX                   OPSYS
+    arch          X86_64                  ARCH; UNAME_ARCH is "x86_64"
+    os_name       none                    OPSYSNAME, OPSYSVER, OPSYSANDVER ... undefined
+    os_version    none                    (used only with os_name)
+    os_long_name  "<os_name> <os_version>" (used only with os_name)
+    kernel        none                    UTSNAME_RELEASE undefined
+    gpus          0                       no GPUs
+    resources     none                    no custom machine resources
+
+Values are checked: counts and sizes are whole, non-negative numbers
+(``cpus`` at least 1) below a bound far above any real machine
+(:data:`LIMITS`); text keys take a single value; ``resources`` quantities
+are finite numbers.  A profile that breaks a rule, is not a mapping, or is not
+UTF-8 YAML/JSON is a :class:`CondorcfgError` naming the file and the key.
 """
 from __future__ import annotations
 
@@ -94,50 +120,106 @@ class MachineProfile:
         }
 
 
+# (lowest, highest) of the whole-number keys: far above any real machine, low enough that every
+# derived size (bytes of memory, per-slot shares) stays a 64-bit ClassAd integer
+LIMITS = {"cpus": (1, 65536), "memory": (0, 2 ** 40), "disk": (0, 2 ** 50), "swap": (0, 2 ** 50),
+          "gpus": (0, 65536)}
+MAX_RESOURCE = 2 ** 50  # the largest custom resource quantity
+MAX_IDS = 65536  # the longest list of GPU or resource ids
+
+
+def _problem(message: str, where: str) -> CondorcfgError:
+    return CondorcfgError(error(message, where, code="bad-profile"))
+
+
+def _whole_number(name: str, value, where: str) -> int:
+    """A count or size: an integer, an integral float or a decimal string, within LIMITS[name]."""
+    low, high = LIMITS[name]
+    number = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, float) and value.is_integer():  # also False for inf and nan (1e400)
+        number = int(value)
+    elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        digits = value.strip()
+        number = int(digits) if len(digits) <= 30 else high + 1  # (int() refuses 4300+ digits)
+    if number is None:
+        raise _problem(f"machine profile key {name!r} must be a whole number, not {_shown(value)}", where)
+    if not low <= number <= high:
+        raise _problem(f"machine profile key {name!r} must be between {low} and {high}, not {_shown(value)}",
+                       where)
+    return number
+
+
+def _shown(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _id_list(name: str, value: list, where: str) -> list[str]:
+    if len(value) > MAX_IDS or not all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
+        raise _problem(f"machine profile key {name!r} must be a list of at most {MAX_IDS} ids (text or numbers)",
+                       where)
+    return [str(v) for v in value]
+
+
+def _resource(tag: str, value, where: str) -> int | float | list[str]:
+    if isinstance(value, list):
+        return _id_list(f"resources.{tag}", value, where)
+    if (isinstance(value, (int, float)) and not isinstance(value, bool) and value == value
+            and 0 <= value <= MAX_RESOURCE):
+        return value
+    raise _problem(f"machine profile resource {tag!r} must be a quantity between 0 and {MAX_RESOURCE} or a "
+                   f"list of ids, not {_shown(value)}", where)
+
+
 def _coerce(name: str, value, where: str):
-    ints = {"cpus", "memory", "disk", "swap"}
-    if name in ints:
-        try:
-            number = int(value)
-        except (TypeError, ValueError):
-            raise CondorcfgError(error(f"machine profile key {name!r} must be a whole number, not {value!r}", where))
-        if number < 0:
-            raise CondorcfgError(error(f"machine profile key {name!r} must not be negative", where))
-        return number
+    """The profile value of key ``name``, checked (a CondorcfgError naming the key otherwise)."""
+    if name in LIMITS and not (name == "gpus" and isinstance(value, list)):
+        return _whole_number(name, value, where)
     if name == "gpus":
-        if isinstance(value, list):
-            return [str(v) for v in value]
-        try:
-            return int(value)
-        except (TypeError, ValueError):
-            raise CondorcfgError(error(f"machine profile key 'gpus' must be a count or a list of ids, not {value!r}", where))
+        return _id_list("gpus", value, where)
     if name == "resources":
         if not isinstance(value, dict):
-            raise CondorcfgError(error("machine profile key 'resources' must be a mapping of Tag: quantity or [ids]", where))
-        return {str(k): ([str(i) for i in v] if isinstance(v, list) else v) for k, v in value.items()}
+            raise _problem("machine profile key 'resources' must be a mapping of Tag: quantity or [ids]", where)
+        return {str(tag): _resource(str(tag), quantity, where) for tag, quantity in value.items()}
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise _problem(f"machine profile key {name!r} must be a single text value, not {_shown(value)}", where)
     return str(value)
 
 
 def from_mapping(data: dict, source: str = "<profile>", base: MachineProfile | None = None) -> MachineProfile:
-    """Build a profile from a mapping; keys not given keep ``base``'s (default: detected) values."""
-    profile = base or detect()
+    """Build a profile from a mapping; keys not given keep ``base``'s values.
+
+    ``base`` defaults to ``MachineProfile()``, the documented defaults (module docstring): a
+    profile describes another machine, so nothing is taken from the host running condorcfg.
+    """
+    profile = base or MachineProfile()
     known = {f.name for f in fields(MachineProfile)} - {"source"}
     for key, value in data.items():
         if key not in known:
-            raise CondorcfgError(error(
-                f"unknown machine profile key {key!r}; known keys: {', '.join(sorted(known))}", source))
+            raise _problem(f"unknown machine profile key {key!r}; known keys: {', '.join(sorted(known))}", source)
         setattr(profile, key, _coerce(key, value, source))
     profile.source = source
     return profile
 
 
+def _syntax_problem(exc: Exception, shown: str, kind: str) -> CondorcfgError:
+    """One line naming where and why a profile does not parse (YAML and JSON errors differ in shape)."""
+    mark = getattr(exc, "problem_mark", None)  # ruamel.yaml; json.JSONDecodeError has lineno/msg
+    line = mark.line + 1 if mark is not None else getattr(exc, "lineno", 0)
+    column = mark.column + 1 if mark is not None else getattr(exc, "colno", 1)
+    reason = getattr(exc, "problem", None) or getattr(exc, "msg", None) or str(exc).strip() or type(exc).__name__
+    reason = str(reason).splitlines()[0]
+    return CondorcfgError(error(f"machine profile is not valid {kind}: {reason}", shown, line or 0, column or 1,
+                                code="bad-profile"))
+
+
 def load_profile(path: str) -> MachineProfile:
-    """Read a YAML or JSON machine profile."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as exc:
-        raise CondorcfgError(error(f"cannot read machine profile: {exc.strerror}", path))
+    """Read a YAML or JSON machine profile (UTF-8 text holding one mapping)."""
+    from condorcfg.inputs import read_text
+
+    text, shown = read_text(path, "machine profile", utf8_only=True)
     try:
         if path.endswith(".json"):
             data = json.loads(text)
@@ -145,12 +227,12 @@ def load_profile(path: str) -> MachineProfile:
             from ruamel.yaml import YAML
 
             data = YAML(typ="safe").load(text)
-    except Exception as exc:  # any parse error of the profile is a user error
-        line = getattr(getattr(exc, "problem_mark", None), "line", -1) + 1 or getattr(exc, "lineno", 0)
-        raise CondorcfgError(error(f"machine profile is not valid YAML/JSON: {exc}".splitlines()[0], path, line or 0))
+    except Exception as exc:  # any parse error of the profile is a user error (also RecursionError)
+        raise _syntax_problem(exc, shown, "JSON" if path.endswith(".json") else "YAML")
     if not isinstance(data, dict):
-        raise CondorcfgError(error("machine profile must be a mapping of keys to values", path))
-    return from_mapping(data, source=path)
+        found = "an empty document" if data is None else f"a {type(data).__name__}"
+        raise _problem(f"machine profile must be a mapping of keys to values, not {found}", shown)
+    return from_mapping(data, source=shown)
 
 
 def detect() -> MachineProfile:

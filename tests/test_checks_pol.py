@@ -11,14 +11,15 @@ from condorcfg.lint.rules import load_rules
 RULES = load_rules([Path(__file__).resolve().parents[1] / "rules"])
 
 
-def lint(tmp_path, *texts, select=("POL501",)):
-    """Lint files written in order (01.conf, 02.conf, ...) as one configuration."""
+def lint(tmp_path, *texts, select=("POL501",), whole=True):
+    """Lint files written in order (01.conf, 02.conf, ...) as one (whole) configuration."""
     paths = []
     for index, text in enumerate(texts, 1):
         path = tmp_path / f"{index:02d}.conf"
         path.write_text(text)
         paths.append(str(path))
-    findings = engine.run(paths, settings=engine.LintSettings(select=list(select)), ruleset=RULES).findings
+    findings = engine.run(paths, settings=engine.LintSettings(select=list(select)), ruleset=RULES,
+                          whole=whole).findings
     crashes = [f.message for f in findings if f.rule == engine.INTERNAL_ERROR]
     assert not crashes, crashes
     return findings
@@ -91,8 +92,12 @@ def test_attribute_loops_terminate(tmp_path):
 
 
 def test_start_expanding_to_nothing(tmp_path):
-    [finding] = lint(tmp_path, "START = $(NOT_DEFINED_ANYWHERE)\n", select=("EXP404",))
-    assert "expands to nothing" in finding.message
+    [finding] = lint(tmp_path, "START = $(NOT_DEFINED_ANYWHERE)\n", select=("POL509", "EXP404"))
+    assert finding.code == "POL509" and finding.severity == "error" and "expands to nothing" in finding.message
+    assert finding.notes == ["$(NOT_DEFINED_ANYWHERE) expands to nothing here (it is not defined)"]
+    # a file linted on its own may get the macro from the files it is composed with
+    assert lint(tmp_path, "START = $(NOT_DEFINED_ANYWHERE)\n", select=("POL509",), whole=False) == []
+    assert lint(tmp_path, "MYSTART = KeyboardIdle > 60\n", "START = $(MYSTART)\n", select=("POL509",)) == []
 
 
 @pytest.mark.parametrize("text", ["START = False\n", "START = (KeyboardIdle > 60) && (1 == 2)\n",

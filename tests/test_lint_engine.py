@@ -581,7 +581,7 @@ def test_machine_profiles_from_the_project(cli, tmp_path, monkeypatch):
     status, out, _ = cli("a.conf")  # no profile: the rule does not guess from this host
     assert status == 0 and "cpus=" not in out and "1 rule skipped (need --machine)" in out
     status, _, err = cli("a.conf", "--machine", "nowhere.yaml")
-    assert status == 2 and "cannot read machine profile" in err
+    assert status == 2 and "cannot read the machine profile" in err
 
 
 def test_malformed_rule_file_is_a_usage_error(cli, tmp_path, monkeypatch):

@@ -44,8 +44,9 @@ def _findings(example, tmp_path):
     path.write_text(example.config)
     machine = from_mapping(example.machine or {}, source="<example>",
                            base=MachineProfile(**EXAMPLE_MACHINE, source="<example>"))
+    # each example is a whole configuration (rules that need one run)
     return engine.run(str(path), machine=machine, settings=engine.LintSettings(select=["ALL"]),
-                      ruleset=RULES).findings
+                      ruleset=RULES, whole=True).findings
 
 
 @pytest.mark.parametrize("rule, kind, example", CASES)

@@ -1,32 +1,104 @@
-"""Command-line options shared by the commands that read a configuration (value, dump)."""
+"""The command line shared by every command that reads a configuration: value, dump, ads, match, diff.
+
+    --config FILE       a configuration file or config.d directory; repeatable, all are read in
+                        order as one configuration
+    PATH ...            (dump, ads, match) the same as --config, read after the --config ones
+    --machine PROFILE   the host facts (YAML/JSON profile); default: this host
+    --subsystem S       the daemon the configuration is read as (value/dump: TOOL; ads/match: STARTD)
+    --local-name N      the local name (N.KNOB settings)
+    --sysroot DIR       absolute paths the configuration names are read under DIR
+    --allow-exec        run the commands the configuration names (include : cmd |)
+
+With neither ``--config`` nor PATH the configuration is found as HTCondor finds it:
+``CONDOR_CONFIG``, then the system locations (:mod:`condorcfg.config.host`).  Finding none is an
+error, as it is for HTCondor's tools, not a quiet answer from the built-in defaults;
+``CONDOR_CONFIG=ONLY_ENV`` keeps its HTCondor meaning (the environment only).
+
+Every problem with the input raises :class:`~condorcfg.diagnostics.CondorcfgError`;
+:func:`condorcfg.cli.main` prints its diagnostic as one line and exits 2.
+"""
 from __future__ import annotations
 
+import os
 import sys
 
+from condorcfg.diagnostics import CondorcfgError, Diagnostic
 
-def add_config_arguments(parser) -> None:
-    parser.add_argument("--config", action="append", metavar="FILE",
-                        help="configuration file or config.d directory (repeatable); default: CONDOR_CONFIG, "
-                             "then /etc/condor/condor_config like HTCondor")
-    parser.add_argument("--subsystem", metavar="S", help="read as daemon subsystem S (default TOOL)")
-    parser.add_argument("--local-name", metavar="N", help="read with local name N (LOCALNAME.KNOB settings)")
+SUBSYSTEM_HELP = {"TOOL": "read as daemon subsystem S (default TOOL, as condor_config_val)",
+                  "STARTD": "read as daemon subsystem S (default STARTD: the daemon that builds slot ads)"}
+
+
+def add_config_arguments(parser, *, config: bool = True, positional: bool = False,
+                         default_subsystem: str = "TOOL") -> None:
+    """The shared options; ``config=False`` leaves out ``--config`` (diff names its two configurations
+    as OLD NEW), ``positional`` adds PATH arguments that mean the same as ``--config``."""
+    if config:
+        parser.add_argument("--config", action="append", metavar="FILE",
+                            help="configuration file or config.d directory (repeatable: read in order as one "
+                                 "configuration); default: CONDOR_CONFIG, then /etc/condor/condor_config like "
+                                 "HTCondor")
+    if positional:
+        parser.add_argument("paths", nargs="*", metavar="PATH",
+                            help="configuration files or config.d directories, as --config (read after those)")
     parser.add_argument("--machine", metavar="PROFILE",
                         help="machine profile (YAML/JSON) giving the host facts; default: this host")
+    parser.add_argument("--subsystem", metavar="S", help=SUBSYSTEM_HELP[default_subsystem])
+    parser.add_argument("--local-name", metavar="N", help="read with local name N (N.KNOB settings)")
+    parser.add_argument("--sysroot", metavar="DIR",
+                        help="read the absolute paths the configuration names (LOCAL_CONFIG_FILE, "
+                             "LOCAL_CONFIG_DIR, include) under DIR, e.g. a copy of a host's /etc")
     parser.add_argument("--allow-exec", action="store_true",
                         help="run the commands the configuration names (include : cmd |); off by default")
 
 
-def load_from_args(args):
-    """Load the configuration the options describe; prints the error and returns None if it is rejected."""
-    import condorcfg
-    from condorcfg.diagnostics import CondorcfgError
+def config_paths(args) -> list[str] | None:
+    """The configuration the command line names (--config, then PATH), or None: discover it."""
+    paths = [*(getattr(args, "config", None) or []), *(getattr(args, "paths", None) or [])]
+    return paths or None
 
-    try:
-        return condorcfg.load(args.config, machine=args.machine, subsystem=args.subsystem,
-                              local_name=args.local_name, allow_exec=args.allow_exec)
-    except CondorcfgError as exc:
-        print(exc.diagnostic.format(), file=sys.stderr)
-        return None
+
+def require_configuration(environ=None) -> None:
+    """Refuse to answer from the built-in defaults alone when no configuration can be found.
+
+    HTCondor's tools stop when neither CONDOR_CONFIG nor a system location gives a file; a
+    quiet default answer (``START`` = false ...) would look like a fact about the pool.
+    """
+    from condorcfg.config.host import discover_config
+
+    found, notes, only_env = discover_config(os.environ if environ is None else environ)
+    if found or only_env:
+        return
+    message = notes[0].message if notes else "no configuration found"
+    message = message.replace("; using built-in defaults only", "; pass --config FILE or correct CONDOR_CONFIG")
+    if not message.startswith("no configuration found"):
+        message = f"no configuration found: {message}"
+    raise CondorcfgError(Diagnostic("error", message, None, code="no-config"))
+
+
+def load_config(args, paths, *, machine=None, subsystem: str | None = None):
+    """Read the configuration ``paths`` (None: discover it) with the shared options of ``args``.
+
+    ``machine`` (a MachineProfile) replaces ``--machine``, ``subsystem`` the default subsystem;
+    raises CondorcfgError for input that cannot be used, including a reader diagnostic that
+    says so without stopping the read.
+    """
+    import condorcfg
+    from condorcfg.config.reader import UNUSABLE_INPUT
+
+    if paths is None:
+        require_configuration()
+    config = condorcfg.load(paths, machine=machine if machine is not None else args.machine,
+                            subsystem=args.subsystem or subsystem, local_name=args.local_name,
+                            allow_exec=args.allow_exec, sysroot=args.sysroot)
+    unusable = [d for d in config.diagnostics if d.code in UNUSABLE_INPUT and d.severity == "error"]
+    if unusable:
+        raise CondorcfgError(unusable[0])
+    return config
+
+
+def load_from_args(args):
+    """The configuration value and dump read: --config and PATH, or the discovered one."""
+    return load_config(args, config_paths(args))
 
 
 def print_reader_warnings(config) -> None:

@@ -112,7 +112,7 @@ def run(args) -> int:
         units = _units(args, project)
     if isinstance(units, str):
         return _usage(units)
-    for unit in units:
+    for unit, _whole in units:
         for path in unit:
             if not os.path.exists(path):
                 where = f" (listed in `roots` of {project.path})" if path in project.roots else ""
@@ -123,7 +123,8 @@ def run(args) -> int:
     allowed = [project.directory] if project.path else []
     try:
         results = [engine.run(unit, machine=machine, settings=settings, ruleset=ruleset, allow_exec=args.allow_exec,
-                              subsystem=args.subsystem, sysroot=sysroot, allowed_dirs=allowed) for unit in units]
+                              subsystem=args.subsystem, sysroot=sysroot, allowed_dirs=allowed, whole=whole)
+                   for unit, whole in units]
     except engine.LintUsageError as exc:
         return _usage(str(exc))
     for result in results:
@@ -183,31 +184,32 @@ def run(args) -> int:
     return EXIT_FINDINGS if result.fails(fail_on) else EXIT_OK
 
 
-def _units(args, project) -> list[list[str]] | str:
-    """The configurations to lint, each a list of paths read in order; a string is a usage error."""
-    units = [[root] for root in args.config_root]
+def _units(args, project) -> list[tuple[list[str], bool]] | str:
+    """The configurations to lint: (paths read in order, whether it is a whole configuration
+    (a root) rather than loose files); a string is a usage error."""
+    units = [([root], True) for root in args.config_root]
     paths = [*args.paths, *args.config]
     if paths:
-        units.append(paths)
+        units.append((paths, False))
     if units:
         return units
     if project.roots:
-        return [[root] for root in project.roots]
+        return [([root], True) for root in project.roots]
     condor_config = os.environ.get("CONDOR_CONFIG", "").strip()
     if condor_config and condor_config.upper() != "ONLY_ENV":
-        return [[condor_config]]
+        return [([condor_config], True)]
     return ("give config files or config.d directories, or --config-root FILE "
             "(or set `roots` in pyproject.toml [tool.condorcfg] / .condorcfg.yaml, or CONDOR_CONFIG)")
 
 
-def _pre_commit_units(args, project) -> list[list[str]]:
+def _pre_commit_units(args, project) -> list[tuple[list[str], bool]]:
     """What the hook lints: the roots (kept only if the change touches them, see _touches_roots),
     or without roots the changed files named like HTCondor configuration; may be nothing."""
     if project.roots:
-        return [[root] for root in project.roots]
+        return [([root], True) for root in project.roots]
     changed = [*args.paths, *args.config]
     config_files = [path for path in changed if CONFIG_NAME.search(path.replace(os.sep, "/"))]
-    return [config_files] if config_files else []
+    return [(config_files, False)] if config_files else []
 
 
 def _touches_roots(args, project, results) -> bool:

@@ -32,6 +32,10 @@ INTERNAL_ERROR = "internal-error"
 CONFIG_DIAGNOSTIC = "config-diagnostic"
 STALE_BASELINE = "stale-baseline"
 
+# Why a rule did not run: what it needs -> what the report says ("3 rules skipped (need --machine)").
+NEED_MACHINE = "need --machine"
+NEED_ROOT = "need the whole configuration: --config-root or roots"
+
 
 _LITERAL_NAMES = re.compile(r"[A-Za-z0-9_]+(\|[A-Za-z0-9_]+)*")
 
@@ -418,14 +422,16 @@ def lint(target, **options) -> list[Diagnostic]:
 
 def run(target, *, machine=None, settings: LintSettings | None = None, ruleset=None, allow_exec: bool = False,
         subsystem: str | None = None, local_name: str | None = None, sysroot: str | None = None,
-        allowed_dirs=()) -> LintResult:
+        allowed_dirs=(), whole: bool = False) -> LintResult:
     """Lint one composed configuration.
 
     ``target`` is a loaded Config, or a path / list of paths read in order as ONE configuration,
     read in the reader's repository mode (as the target host would read it, but only from the
     given paths, ``allowed_dirs`` and ``sysroot``; see :mod:`condorcfg.config.reader`).
     Raises :class:`LintUsageError` for bad settings; anything wrong in the configuration is a
-    finding, and input that cannot be read at all sets ``LintResult.unusable``.
+    finding, and input that cannot be read at all sets ``LintResult.unusable``.  ``whole``: the
+    target is the whole configuration a host reads (a root), not loose files that may be composed
+    with others; rules that ``need: [root]`` (e.g. that a macro is defined nowhere) run only then.
     """
     from condorcfg.lint.rules import load_rules
 
@@ -483,7 +489,10 @@ def run(target, *, machine=None, settings: LintSettings | None = None, ruleset=N
         if rule.match and ("reader" in rule.match or "engine" in rule.match):
             continue
         if "machine" in rule.needs and not ctx.machine_given:
-            skipped.append((rule, "needs a machine profile (--machine)"))
+            skipped.append((rule, NEED_MACHINE))
+            continue
+        if "root" in rule.needs and not whole:
+            skipped.append((rule, NEED_ROOT))
             continue
         function = run_matcher if rule.match else get_check(rule.check)
         if function is None:

@@ -14,7 +14,7 @@ Every rule is one entry of a YAML list in ``rules/<family>.yaml``::
       ignorable: true                   # optional; false = `# condorcfg: ignore[...]` cannot hide it
       options: {max: 10}                # optional defaults, overridable per project
       references: [https://...]         # optional links shown by `condorcfg explain`
-      needs: [machine]                  # optional: machine | version (what the rule relies on)
+      needs: [machine]                  # optional: machine | root | version (what the rule relies on)
       examples:
         pass:                           # configurations that must give no finding of this rule
           - "IS_OWNER = KeyboardIdle < 600\\n"
@@ -50,7 +50,8 @@ _CACHE_KEEP = 8    # cache files kept (several checkouts may share the cache dir
 _KEYS = {"code", "name", "severity", "summary", "rationale", "fix", "check", "match", "enabled",
          "ignorable", "options", "references", "needs", "examples"}
 _REQUIRED = ("code", "name", "severity", "summary", "rationale")
-_NEEDS = {"machine", "version"}
+# machine: a machine profile; root: the whole configuration a host reads (a root, not loose files)
+_NEEDS = {"machine", "root", "version"}
 
 
 class RuleFileError(CondorcfgError):

@@ -78,8 +78,8 @@ def summary(result, paint=lambda code, text: text) -> str:
     if result.suppressed:
         extras.append(f"{len(result.suppressed)} suppressed")
     if result.skipped_rules:
-        extras.append(f"{len(result.skipped_rules)} rule{'s' * (len(result.skipped_rules) != 1)} "
-                      f"skipped (need --machine)")
+        why = "; ".join(dict.fromkeys(reason for _rule, reason in result.skipped_rules))
+        extras.append(f"{len(result.skipped_rules)} rule{'s' * (len(result.skipped_rules) != 1)} skipped ({why})")
     if extras:
         text += "; " + ", ".join(extras)
     return paint(_BOLD, text + ".")

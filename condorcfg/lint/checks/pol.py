@@ -11,7 +11,8 @@ from condorcfg.lint.checks import check
 from condorcfg.lint.checks._fold import UNKNOWN, fold
 from condorcfg.lint.checks._trace import full_chain, responsible, route, slot_attribute_knobs, span_for, \
     trace_attributes
-from condorcfg.lint.checks._util import describe, effective, expanded, exported_names, is_user, parsed, strip_parens
+from condorcfg.lint.checks._util import describe, effective, empty_macro_notes, expanded, exported_names, is_user, parsed, \
+    strip_parens
 from condorcfg.lint.checks._util import value as config_value
 
 
@@ -100,11 +101,7 @@ def constant_policy(ctx):
             continue  # the expansion itself fails: MAC202 reports it
         node, err, text = parsed(ctx, definition)
         if node is None:
-            if err is None and (definition.raw or "").strip():
-                yield ctx.finding(f"{knob} expands to nothing (`{definition.raw.strip()}`); an empty {knob} is "
-                                  f"undefined, so the startd treats it as false", at=definition,
-                                  span=ctx.value_span(definition))
-            continue
+            continue  # empty (POL509) or not an expression (EXP403)
         value = fold(node)
         if value is UNKNOWN:
             continue
@@ -113,6 +110,22 @@ def constant_policy(ctx):
             yield ctx.finding(f"{meaning} (it folds to {shown})", at=definition, span=ctx.value_span(definition))
         elif value is bad:
             yield ctx.finding(meaning, at=definition, span=ctx.value_span(definition))
+
+
+@check
+def empty_policy(ctx):
+    if not _startd_configured(ctx):
+        return
+    for knob in _USELESS:
+        definition = effective(ctx, knob)
+        if definition is None or not is_user(definition) or not (definition.raw or "").strip():
+            continue
+        text = expanded(ctx, definition)
+        if text is None or text.strip():
+            continue  # the expansion fails (MAC202) or gives an expression (the other rules)
+        yield ctx.finding(f"{knob} expands to nothing (`{definition.raw.strip()}`): an empty {knob} is undefined, "
+                          f"so the startd treats it as false and the policy written here never applies",
+                          at=definition, span=ctx.value_span(definition), notes=empty_macro_notes(ctx, definition))
 
 
 def _is_undefined(value) -> bool:

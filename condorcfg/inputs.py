@@ -1,0 +1,77 @@
+"""Reading the small files a command is given besides the configuration.
+
+Machine profiles (``--machine``), job ads (``match --job``) and the ads of
+``eval --my/--target`` are read here, so each refuses the same unusable input
+the same way the configuration reader does: a path that is not a regular file
+(a directory, or a FIFO or device that could block forever), a file larger
+than :data:`MAX_INPUT_SIZE`, a binary file (NUL bytes) and, where the format
+requires it, text that is not UTF-8.  Every refusal is a
+:class:`~condorcfg.diagnostics.CondorcfgError` whose diagnostic names the file
+and the reason, with one of the reader's unusable-input codes.
+"""
+from __future__ import annotations
+
+import os
+import stat
+import sys
+
+from condorcfg.diagnostics import CondorcfgError, error
+
+MAX_INPUT_SIZE = 16 * 1024 * 1024  # the configuration reader's bound too
+STDIN = "-"
+
+
+def read_text(path: str, what: str, utf8_only: bool = False) -> tuple[str, str]:
+    """(text, name to show in diagnostics) of ``path``; ``-`` reads standard input.
+
+    ``what`` names the input in messages ("machine profile", "job ad").  Text
+    that is not UTF-8 is read as Latin-1, as HTCondor reads bytes, unless
+    ``utf8_only`` (formats such as YAML and JSON that must be UTF-8).
+    """
+    if path == STDIN:
+        data, shown = _read_stdin(), "<stdin>"
+    else:
+        data, shown = _read_file(path, what), path
+    if len(data) > MAX_INPUT_SIZE:
+        raise CondorcfgError(error(f"the {what} is larger than {MAX_INPUT_SIZE} bytes; it is refused", shown,
+                                   code="file-too-large"))
+    if b"\0" in data:
+        raise CondorcfgError(error(f"the {what} is a binary file (it contains NUL bytes), not text", shown,
+                                   code="binary-file"))
+    return _decode(data, shown, what, utf8_only), shown
+
+
+def _read_file(path: str, what: str) -> bytes:
+    """The bytes of a regular file (bounded); anything else is refused before it is opened."""
+    try:
+        mode = os.stat(path).st_mode
+        if stat.S_ISDIR(mode):
+            raise CondorcfgError(error(f"cannot read the {what}: it is a directory, not a file", path,
+                                       code="unreadable-file"))
+        if not stat.S_ISREG(mode):
+            raise CondorcfgError(error(f"cannot read the {what}: it is not a regular file (a device, pipe or "
+                                       f"socket); reading it could block forever", path, code="unreadable-file"))
+        with open(path, "rb") as handle:
+            return handle.read(MAX_INPUT_SIZE + 1)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise CondorcfgError(error(f"cannot read the {what}: {reason}", path, code="unreadable-file"))
+
+
+def _read_stdin() -> bytes:
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is not None:
+        return stream.read(MAX_INPUT_SIZE + 1)
+    return sys.stdin.read(MAX_INPUT_SIZE + 1).encode("utf-8", "surrogateescape")  # a text stream (tests)
+
+
+def _decode(data: bytes, shown: str, what: str, utf8_only: bool) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if not utf8_only:
+            return data.decode("latin-1")
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise CondorcfgError(error(f"the {what} is not UTF-8 text (byte 0x{data[exc.start]:02x})", shown, line,
+                                   column, code="unreadable-file"))
