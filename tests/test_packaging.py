@@ -36,3 +36,21 @@ def test_data_dirs_are_found_through_the_package():
         p.name for p in (ROOT / "templates").glob("*.config"))
     assert sorted(p.name for p in resources.data_dir("rules").glob("*.yaml")) == sorted(
         p.name for p in (ROOT / "rules").glob("*.yaml"))
+
+
+def test_the_pre_commit_hook_definition():
+    """Every commit runs the hook (deletions pass no file names), and `--` keeps names from being options."""
+    from ruamel.yaml import YAML
+
+    [hook] = YAML(typ="safe").load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    assert (hook["id"], hook["language"], hook["entry"]) == ("condorcfg", "python", "condorcfg lint --pre-commit --")
+    assert hook["always_run"] is True and hook["pass_filenames"] is True and hook["require_serial"] is True
+    assert "files" not in hook  # condorcfg, not a name pattern, decides what is configuration
+
+
+def test_the_readme_pins_the_current_release():
+    import re
+
+    from condorcfg import __version__
+
+    assert re.findall(r"^\s+rev: (\S+)", (ROOT / "README.md").read_text(), re.M) == [f"v{__version__}"]

@@ -151,7 +151,7 @@ class Reader:
         command line (never mapped, never outside)."""
         full = self._map(path, given)
         if self.repository and not given and self._outside(full):
-            if required or os.path.lexists(full):
+            if required:  # (an optional file is not reported: the report must not depend on this machine)
                 self._not_read(path, where, setting)
             return True
         if "\0" not in full and os.path.isdir(full):
@@ -619,8 +619,7 @@ class Reader:
         """
         full = self._map(directory, given)
         if self.repository and not given and self._outside(full):
-            if os.path.lexists(full):
-                self._not_read(directory, where, "LOCAL_CONFIG_DIR")
+            self._not_read(directory, where, "LOCAL_CONFIG_DIR")
             return
         try:
             names = os.listdir(full)

@@ -1,0 +1,258 @@
+"""The product users install: the wheel in a fresh virtual environment, run from outside the checkout.
+
+An editable install finds its data files through the checkout and hides packaging mistakes
+(templates or rules missing from the wheel, paths guessed from ``sys.prefix``).  Here the wheel
+is built from this tree, installed (not editable) into a new virtual environment, and every
+command is run from a directory outside the checkout; then a throwaway pool-configuration
+repository uses the README's ``.pre-commit-config.yaml``, pinned to a release tag, so pre-commit
+builds the hook's own environment from the hook repository exactly as it does for users.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from condorcfg import __version__
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.org", "GIT_CONFIG_NOSYSTEM": "1"}
+
+pytestmark = pytest.mark.slow
+
+
+def _run(argv, cwd, env=None, check=True, timeout=600):
+    result = subprocess.run([str(a) for a in argv], cwd=cwd, env=env, capture_output=True, text=True,
+                            timeout=timeout, check=False)
+    if check and result.returncode != 0:
+        raise AssertionError(f"{' '.join(map(str, argv))} exited {result.returncode}:\n{result.stdout}\n{result.stderr}")
+    return result
+
+
+def _clean_env(**extra) -> dict:
+    """The environment of a user's shell: no checkout on the path, no test-only overrides."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "CONDORCFG_RULES_DIR", "GITHUB_ACTIONS", "CONDOR_CONFIG", "VIRTUAL_ENV")}
+    env.update(NO_COLOR="1", **extra)
+    return env
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """(condorcfg executable, a working directory outside the checkout)."""
+    base = tmp_path_factory.mktemp("installed")
+    dist = base / "dist"
+    _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", dist, ROOT], cwd=base)
+    [wheel] = dist.glob("condorcfg-*.whl")
+    venv = base / "venv"
+    _run([sys.executable, "-m", "venv", venv], cwd=base)
+    _run([venv / "bin" / "python", "-m", "pip", "install", "-q", wheel], cwd=base, env=_clean_env())
+    outside = base / "work"
+    outside.mkdir()
+    return venv / "bin" / "condorcfg", outside
+
+
+def _condorcfg(installed, *args, cwd=None, env=None):
+    exe, outside = installed
+    return _run([exe, *args], cwd=cwd or outside, env=env or _clean_env(), check=False)
+
+
+def test_the_installed_package_is_not_the_checkout(installed):
+    exe, outside = installed
+    python = exe.with_name("python")
+    where = _run([python, "-c", "import condorcfg, condorcfg.resources as r; "
+                                "print(condorcfg.__file__); print(r.data_dir('templates')); print(r.data_dir('rules'))"],
+                 cwd=outside, env=_clean_env()).stdout.split()
+    assert all("site-packages" in path and not path.startswith(str(ROOT)) for path in where), where
+    assert _condorcfg(installed, "--version").stdout.strip() == f"condorcfg {__version__}"
+
+
+def test_value_reads_templates(installed):
+    config = EXAMPLES / "etc" / "condor_config"
+    result = _condorcfg(installed, "value", "--config", config, "--machine", EXAMPLES / "machines" / "ep-64core.yaml",
+                        "START", "IS_OWNER", "NUM_CPUS")
+    assert result.returncode == 0, result.stderr
+    assert "unknown template" not in result.stderr
+    # an AUTO_USE template of the schedd (built-in AUTO_USE_FEATURE_PelicanRetryPolicy = $(IsSchedd))
+    result = _condorcfg(installed, "value", "--config", config, "--subsystem", "SCHEDD", "PelicanRetry_MaxRetries")
+    assert (result.returncode, result.stdout.strip()) == (0, "4"), result.stderr
+
+
+def test_ads_lint_and_diff_on_the_example_pool(installed, tmp_path):
+    config = EXAMPLES / "etc" / "condor_config"
+    machine = EXAMPLES / "machines" / "ep-64core.yaml"
+    ads = _condorcfg(installed, "ads", "--config", config, "--machine", machine, "--format", "json")
+    assert ads.returncode == 0, ads.stderr
+    assert [ad["Name"] for ad in json.loads(ads.stdout)][:1] == ["slot1@ep01.example.org"]
+    lint = _condorcfg(installed, "lint", "--config-root", config, "--machine", machine, "--format", "json")
+    report = json.loads(lint.stdout)
+    assert lint.returncode == 0 and report["tool"]["version"] == __version__, lint.stdout + lint.stderr
+    assert report["counts"]["error"] == 0 and len(report["files"]) > 3
+    new = tmp_path / "new"
+    shutil.copytree(EXAMPLES / "etc", new)
+    (new / "config.d" / "99-more").write_text("NUM_CPUS = 8\n")
+    diff = _condorcfg(installed, "diff", config, new / "condor_config", "--machine", machine, "--format", "json")
+    assert diff.returncode == 1, diff.stderr
+    assert [c["name"] for c in json.loads(diff.stdout)["values"]] == ["NUM_CPUS"]
+
+
+def test_rules_and_explain_come_with_the_package(installed):
+    listing = _condorcfg(installed, "rules")
+    assert listing.returncode == 0 and "POL501" in listing.stdout
+    page = _condorcfg(installed, "explain", "POL501")
+    assert page.returncode == 0 and "IS_OWNER" in page.stdout
+
+
+# ------------------------------------------------------------------ pre-commit in a pool repository
+
+def _git(cwd, *args, env, check=True):
+    return _run(["git", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false", *args], cwd=cwd, env=env,
+                check=check)
+
+
+def _hook_repository(target: Path, env) -> str:
+    """This tree as a hook repository with a release tag (what a user's `rev:` pins)."""
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, capture_output=True,
+                            text=True)
+    assert listed.returncode == 0, "tests/installed needs a git checkout of condorcfg"
+    for name in filter(None, listed.stdout.split("\0")):
+        source = ROOT / name
+        if source.is_file():  # listed but deleted in the working tree: skip
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / name)
+    _git(target, "init", "-q", env=env)
+    _git(target, "add", "-A", env=env)
+    _git(target, "commit", "-q", "-m", "release", env=env)
+    tag = f"v{__version__}"
+    _git(target, "tag", tag, env=env)
+    return tag
+
+
+def _readme_pre_commit_config(hook_repo: Path) -> str:
+    """The README's .pre-commit-config.yaml, pointed at the local hook repository."""
+    readme = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"```yaml\n(.*?)```", readme, re.S)
+    [block] = [b for b in blocks if "id: condorcfg" in b]
+    assert f"rev: v{__version__}" in block, "the README must pin the current release tag"
+    return re.sub(r"repo: \S+.*", f"repo: {hook_repo}", block)
+
+
+POOL = {
+    ".condorcfg.yaml": "roots: [etc/condor/condor_config]\nsysroot: .\n",
+    "etc/condor/condor_config": textwrap.dedent("""\
+        CONDOR_HOST = cm.example.org
+        use ROLE : Execute
+        use SECURITY : recommended
+        LOCAL_CONFIG_DIR = /etc/condor/config.d
+    """),
+    "etc/condor/config.d/20-defs": "MYSTART = KeyboardIdle > 15 * 60\n",
+    "etc/condor/config.d/30-policy": "START = $(MYSTART)\n",
+    "etc/logrotate.d/condor.conf": "/var/log/condor/*Log {\n  weekly\n}\n",
+}
+
+
+@pytest.fixture(scope="module")
+def pool(installed, tmp_path_factory):
+    """A pool-configuration repository with the README's hook installed; returns (path, env)."""
+    base = tmp_path_factory.mktemp("pool")
+    env = _clean_env(**GIT_ENV, PRE_COMMIT_HOME=str(base / "pre-commit-home"))
+    exe, _ = installed
+    env["PATH"] = f"{exe.parent}{os.pathsep}{env.get('PATH', '')}"  # the installed condorcfg, for the baseline
+    hook_repo = base / "condorcfg"
+    hook_repo.mkdir()
+    _hook_repository(hook_repo, env)
+    repo = base / "pool-config"
+    repo.mkdir()
+    _git(repo, "init", "-q", env=env)
+    (repo / ".pre-commit-config.yaml").write_text(_readme_pre_commit_config(hook_repo))
+    for name, text in POOL.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text)
+    pre_commit = Path(sys.executable).with_name("pre-commit")
+    _run([pre_commit, "install"], cwd=repo, env=env)
+    _git(repo, "add", "-A", env=env)
+    first = _git(repo, "commit", "-q", "-m", "a clean pool", env=env, check=False)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert "mutable reference" not in first.stdout + first.stderr  # rev is a tag, not a branch
+    return repo, env
+
+
+def _commit(repo, env, message, write=(), delete=()):
+    for name, text in dict(write).items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text)
+    if write:
+        _git(repo, "add", *dict(write), env=env)
+    if delete:
+        _git(repo, "rm", "-q", *delete, env=env)
+    result = _git(repo, "commit", "-m", message, env=env, check=False)
+    return result.returncode, result.stdout + result.stderr
+
+
+def _undo(repo, env):
+    _git(repo, "reset", "-q", "--hard", "HEAD", env=env)
+    _git(repo, "clean", "-qfd", env=env)
+
+
+def test_a_job_attribute_in_is_owner_is_rejected(pool):
+    repo, env = pool
+    status, output = _commit(repo, env, "exec policy", write={"etc/condor/config.d/50-exec": 'IS_OWNER = Owner == "bob"\n'})
+    _undo(repo, env)
+    assert status != 0, output
+    assert output.count("etc/condor/config.d/50-exec:1:12: error POL501 job-attr-in-is-owner") == 1, output
+
+
+def test_deleting_the_file_that_defines_a_macro_is_rejected(pool):
+    repo, env = pool
+    status, output = _commit(repo, env, "tidy up", delete=["etc/condor/config.d/20-defs"])
+    _undo(repo, env)
+    assert status != 0, output
+    assert "etc/condor/config.d/30-policy:1:9: error POL509 empty-policy START expands to nothing" in output
+
+
+def test_a_clean_commit_and_other_files_are_accepted(pool):
+    repo, env = pool
+    status, output = _commit(repo, env, "tune", write={"etc/condor/config.d/40-tune": "MAX_JOBS_RUNNING = 500\n"})
+    assert status == 0, output
+    # not HTCondor configuration: never linted, whatever its name
+    status, output = _commit(repo, env, "logs", write={"etc/logrotate.d/condor.conf": "IS_OWNER = Owner == 1\n"})
+    assert status == 0, output
+
+
+def test_file_names_are_never_options(pool):
+    repo, env = pool
+    names = {"etc/condor/config.d/--project=evil.conf": "", "etc/condor/config.d/-oreport.conf": "",
+             "evil.conf": "ignore: [ALL]\n", "etc/condor/config.d/50-exec": 'IS_OWNER = Owner == "bob"\n'}
+    status, output = _commit(repo, env, "sneaky", write=names)
+    _undo(repo, env)
+    assert status != 0 and "POL501" in output, output
+    assert not (repo / "report.conf").exists()
+
+
+def test_with_a_baseline_old_findings_stop_blocking_and_new_ones_do_not(pool):
+    repo, env = pool
+    old = {"etc/condor/config.d/50-exec": 'IS_OWNER = Owner == "bob"\n'}
+    for name, text in old.items():
+        (repo / name).write_text(text)
+    written = _run(["condorcfg", "lint", "--write-baseline", ".condorcfg-baseline.json"], cwd=repo, env=env)
+    assert "wrote 1 baseline entry" in written.stderr
+    settings = POOL[".condorcfg.yaml"] + "baseline: .condorcfg-baseline.json\n"
+    status, output = _commit(repo, env, "adopt condorcfg",
+                             write={**old, ".condorcfg.yaml": settings,
+                                    ".condorcfg-baseline.json": (repo / ".condorcfg-baseline.json").read_text()})
+    assert status == 0, output
+    status, output = _commit(repo, env, "more tuning", write={"etc/condor/config.d/40-tune": "MAX_JOBS_RUNNING = 900\n"})
+    assert status == 0, output
+    status, output = _commit(repo, env, "a new mistake",
+                             write={"etc/condor/config.d/60-more": "START = $(MYSTRAT)\n"})
+    _undo(repo, env)
+    assert status != 0 and "POL509" in output and "POL501" not in output, output
