@@ -53,4 +53,51 @@ def test_the_readme_pins_the_current_release():
 
     from condorcfg import __version__
 
-    assert re.findall(r"^\s+rev: (\S+)", (ROOT / "README.md").read_text(), re.M) == [f"v{__version__}"]
+    readme = (ROOT / "README.md").read_text()
+    assert re.findall(r"^\s+rev: (\S+)", readme, re.M) == [f"v{__version__}"]
+    assert set(re.findall(r"condorcfg@(v[\w.]+)", readme)) == {f"v{__version__}"}
+
+
+def test_the_github_action():
+    """A composite action that installs this repository, lints, uploads SARIF, and fails on findings."""
+    import re
+
+    from ruamel.yaml import YAML
+
+    action = YAML(typ="safe").load((ROOT / "action.yml").read_text())
+    assert action["runs"]["using"] == "composite"
+    steps = action["runs"]["steps"]
+    scripts = [step["run"] for step in steps if "run" in step]
+    assert any("pip install" in s and "CONDORCFG_SOURCE" in s for s in scripts)
+    assert any("--format sarif" in s for s in scripts)
+    assert any(step.get("uses", "").startswith("github/codeql-action/upload-sarif@") for step in steps)
+    # no ${{ ... }} inside a script: inputs reach the shell as environment variables only
+    assert not [s for s in scripts if re.search(r"\$\{\{", s)]
+    assert set(action["inputs"]) >= {"args", "sarif-file", "upload-sarif"}
+
+
+def _readme_yaml(first_line: str) -> str:
+    import re
+
+    blocks = re.findall(r"```yaml\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
+    [block] = [b for b in blocks if b.startswith(first_line)]
+    return block
+
+
+def _check_schema(builtin: str, path) -> None:
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema", builtin, str(path)],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_action_and_the_readme_recipes_follow_the_published_schemas(tmp_path):
+    _check_schema("vendor.github-actions", ROOT / "action.yml")
+    workflow = tmp_path / "condorcfg.yml"
+    workflow.write_text(_readme_yaml("# .github/workflows/condorcfg.yml"))
+    _check_schema("vendor.github-workflows", workflow)
+    gitlab = tmp_path / ".gitlab-ci.yml"
+    gitlab.write_text(_readme_yaml("# .gitlab-ci.yml"))
+    _check_schema("vendor.gitlab-ci", gitlab)
