@@ -1,6 +1,8 @@
 # Two entry points, both starting from a fresh machine:
 #   make run   - install condorcfg and run it on the example pool in examples/
-#   make test  - install condorcfg with its test extra (incl. the HTCondor oracle) and run the tests
+#   make test  - install condorcfg with its test extra (incl. the HTCondor oracle) and run the tests;
+#                tests/installed builds the wheel, installs it (not editable) in a fresh venv and runs
+#                it from outside the checkout, pre-commit hook included
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
@@ -17,9 +19,10 @@ install-test: $(PY)
 	$(PY) -m pip install -q -e '.[test]'
 
 run: install
-	$(VENV)/bin/condorcfg value --config examples/etc/condor_config START IS_OWNER NUM_CPUS
+	$(VENV)/bin/condorcfg value --verbose --config examples/etc/condor_config \
+		--machine examples/machines/ep-64core.yaml START IS_OWNER NUM_CPUS
 	$(VENV)/bin/condorcfg ads --config examples/etc/condor_config --machine examples/machines/ep-64core.yaml --format long
-	$(VENV)/bin/condorcfg lint --config-root examples/etc/condor_config --machine examples/machines/ep-64core.yaml || true
+	$(VENV)/bin/condorcfg lint --config-root examples/etc/condor_config --machine examples/machines/ep-64core.yaml
 
 test: install-test
 	$(PY) -m pytest
