@@ -12,8 +12,9 @@ $(PY):
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 
+# What users get: a regular (not editable) install.
 install: $(PY)
-	$(PY) -m pip install -q -e .
+	$(PY) -m pip install -q .
 
 install-test: $(PY)
 	$(PY) -m pip install -q -e '.[test]'

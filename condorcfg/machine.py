@@ -210,7 +210,7 @@ def _syntax_problem(exc: Exception, shown: str, kind: str) -> CondorcfgError:
     line = mark.line + 1 if mark is not None else getattr(exc, "lineno", 0)
     column = mark.column + 1 if mark is not None else getattr(exc, "colno", 1)
     reason = getattr(exc, "problem", None) or getattr(exc, "msg", None) or str(exc).strip() or type(exc).__name__
-    reason = str(reason).splitlines()[0]
+    reason = str(reason).splitlines()[0].split("; use sys.set_int_max_str_digits")[0]  # (advice for Python code)
     return CondorcfgError(error(f"machine profile is not valid {kind}: {reason}", shown, line or 0, column or 1,
                                 code="bad-profile"))
 

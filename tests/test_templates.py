@@ -438,12 +438,17 @@ def template_oracle(oracle, tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def host_profile(template_oracle):
-    """A machine profile with the host facts HTCondor saw, so both sides expand the same facts."""
+    """A machine profile with the host facts HTCondor saw, so both sides expand the same facts.
+
+    Every fact the cases expand is taken from the oracle's values (a profile's missing keys get
+    fixed defaults, not this host's): the addresses too, IPv6 included (empty when it has none).
+    """
     from condorcfg.machine import from_mapping
 
     values = template_oracle["base"][("", "TOOL")]["values"]
     return from_mapping({"hostname": values["FULL_HOSTNAME"], "cpus": values["DETECTED_CPUS"],
-                         "memory": values["DETECTED_MEMORY"], "ip": values["IP_ADDRESS"]}, source="<oracle host>")
+                         "memory": values["DETECTED_MEMORY"], "ip": values["IP_ADDRESS"],
+                         "ipv6": values.get("IPV6_ADDRESS") or ""}, source="<oracle host>")
 
 
 def _compare_case(case_id: str, preamble: str, use: str, template_oracle, host_profile) -> list[str]:

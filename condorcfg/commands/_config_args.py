@@ -24,14 +24,11 @@ import sys
 
 from condorcfg.diagnostics import CondorcfgError, Diagnostic
 
-SUBSYSTEM_HELP = {"TOOL": "read as daemon subsystem S (default TOOL, as condor_config_val)",
-                  "STARTD": "read as daemon subsystem S (default STARTD: the daemon that builds slot ads)"}
-
-
 def add_config_arguments(parser, *, config: bool = True, positional: bool = False,
-                         default_subsystem: str = "TOOL") -> None:
+                         subsystem_default: str = "TOOL, as condor_config_val") -> None:
     """The shared options; ``config=False`` leaves out ``--config`` (diff names its two configurations
-    as OLD NEW), ``positional`` adds PATH arguments that mean the same as ``--config``."""
+    as OLD NEW), ``positional`` adds PATH arguments that mean the same as ``--config``;
+    ``subsystem_default`` says in the help which subsystem the command reads as by default."""
     if config:
         parser.add_argument("--config", action="append", metavar="FILE",
                             help="configuration file or config.d directory (repeatable: read in order as one "
@@ -42,7 +39,7 @@ def add_config_arguments(parser, *, config: bool = True, positional: bool = Fals
                             help="configuration files or config.d directories, as --config (read after those)")
     parser.add_argument("--machine", metavar="PROFILE",
                         help="machine profile (YAML/JSON) giving the host facts; default: this host")
-    parser.add_argument("--subsystem", metavar="S", help=SUBSYSTEM_HELP[default_subsystem])
+    parser.add_argument("--subsystem", metavar="S", help=f"read as daemon subsystem S (default {subsystem_default})")
     parser.add_argument("--local-name", metavar="N", help="read with local name N (N.KNOB settings)")
     parser.add_argument("--sysroot", metavar="DIR",
                         help="read the absolute paths the configuration names (LOCAL_CONFIG_FILE, "

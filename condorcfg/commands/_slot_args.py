@@ -1,13 +1,21 @@
-"""Options shared by ``condorcfg ads`` and ``condorcfg match``: the config and the machine."""
+"""What ``condorcfg ads`` and ``condorcfg match`` add to the shared configuration options.
+
+The configuration and machine options are :mod:`condorcfg.commands._config_args`'s, with the
+STARTD as default subsystem (the daemon that builds slot ads); this module adds the overrides of
+the machine's facts (--cpus, --memory, --disk, --hostname) and the slot filter (--slot).
+"""
 from __future__ import annotations
 
 import sys
 
+from condorcfg.commands._config_args import add_config_arguments, config_paths, load_config
 
-def add_config_and_machine(parser) -> None:
-    parser.add_argument("--config", action="append", required=True, metavar="FILE",
-                        help="configuration file or config.d directory (repeat to read several in order)")
-    parser.add_argument("--machine", metavar="PROFILE", help="machine profile (YAML or JSON); default: this host")
+SLOT_SUBSYSTEM = "STARTD"
+
+
+def add_slot_arguments(parser) -> None:
+    add_config_arguments(parser, positional=True,
+                         subsystem_default=f"{SLOT_SUBSYSTEM}, the daemon that builds slot ads")
     parser.add_argument("--cpus", type=int, help="override the profile's CPU count")
     parser.add_argument("--memory", type=int, metavar="MiB", help="override the profile's memory (MiB)")
     parser.add_argument("--disk", type=int, metavar="KiB", help="override the profile's execute disk (KiB)")
@@ -16,17 +24,22 @@ def add_config_and_machine(parser) -> None:
 
 
 def machine_from_args(args):
-    """The machine profile with the command-line overrides applied (raises CondorcfgError)."""
-    from condorcfg.machine import resolve
+    """The machine profile with the command-line overrides applied (raises CondorcfgError).
+
+    The overrides obey the bounds of profile values (machine.LIMITS).
+    """
+    from condorcfg.machine import LIMITS, resolve
 
     machine = resolve(args.machine)
     for key in ("cpus", "memory", "disk"):
         value = getattr(args, key)
         if value is not None:
-            if value < (1 if key == "cpus" else 0):
+            low, high = LIMITS[key]
+            if not low <= value <= high:
                 from condorcfg.diagnostics import CondorcfgError, error
 
-                raise CondorcfgError(error(f"--{key} must be a positive number, not {value}", "<command line>"))
+                raise CondorcfgError(error(f"--{key} must be between {low} and {high}, not {value}",
+                                           "<command line>"))
             setattr(machine, key, value)
     if args.hostname:
         machine.hostname = args.hostname
@@ -34,13 +47,11 @@ def machine_from_args(args):
 
 
 def load_slot_ads(args, public: bool = False):
-    """(SlotAds, config diagnostics) for the command's --config and machine options."""
-    import condorcfg
+    """(SlotAds, config error diagnostics) for the command line; raises CondorcfgError for unusable input."""
     from condorcfg.slots import build_slot_ads
 
     machine = machine_from_args(args)
-    paths = args.config if len(args.config) > 1 else args.config[0]
-    cfg = condorcfg.load(paths, machine=machine, subsystem="STARTD")  # the startd builds slot ads
+    cfg = load_config(args, config_paths(args), machine=machine, subsystem=SLOT_SUBSYSTEM)
     ads = build_slot_ads(cfg, machine, public=public)
     return ads, [d for d in getattr(cfg, "diagnostics", []) if d.severity == "error"]
 

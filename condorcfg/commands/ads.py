@@ -1,18 +1,27 @@
-"""``condorcfg ads``: the machine ad every slot would advertise, like ``condor_status -l``."""
+"""``condorcfg ads``: the machine ad every slot would advertise, like ``condor_status -l``.
+
+The configuration comes from the shared options (:mod:`condorcfg.commands._config_args`), read
+as the STARTD unless ``--subsystem`` says otherwise.  Formats: ``text`` (the default) is
+``long``, condor_status -l style; ``json`` is condor_status -json (``condorcfg eval --my -``
+reads it back); ``new`` prints ``[ ... ]`` ads.
+"""
 from __future__ import annotations
 
 import sys
 
-from condorcfg.commands._slot_args import add_config_and_machine, load_slot_ads, print_diagnostics
+from condorcfg.commands._slot_args import add_slot_arguments, load_slot_ads, print_diagnostics
+
+FORMAT_ALIASES = {"text": "long"}  # every command's default human format is called text
 
 
 def add_arguments(parser) -> None:
     parser.epilog = ("Run-time attributes (LoadAvg, KeyboardIdle, State...) take the values of an idle, "
                      "unclaimed machine. Layout problems are printed as FILE:LINE:COL: error: ... and make "
                      "the exit status 1.")
-    add_config_and_machine(parser)
-    parser.add_argument("--format", choices=("long", "json", "new"), default="long",
-                        help="long: condor_status -l style (default); json: condor_status -json; new: [ ... ] ads")
+    add_slot_arguments(parser)
+    parser.add_argument("--format", choices=("text", "long", "json", "new"), default="text",
+                        help="text or long: condor_status -l style (default); json: condor_status -json; "
+                             "new: [ ... ] ads")
     parser.add_argument("--public", action="store_true",
                         help="the collector's view: without the policy expressions only the startd sees")
     parser.add_argument("--policy", action="store_true",
@@ -20,21 +29,16 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from condorcfg.diagnostics import CondorcfgError
     from condorcfg.slots.output import FORMATS
 
-    try:
-        ads, config_errors = load_slot_ads(args, public=args.public)
-    except CondorcfgError as exc:
-        print(exc.diagnostic.format(), file=sys.stderr)
-        return 2
+    ads, config_errors = load_slot_ads(args, public=args.public)  # unusable input raises: exit 2 in the CLI
     selected = [a for a in ads if args.slot is None or a.slot_id == args.slot]
     print_diagnostics(config_errors + ads.diagnostics)
     if args.slot is not None and not selected:
         print(f"condorcfg ads: there is no slot {args.slot}; slots: "
               f"{', '.join(str(a.slot_id) for a in ads) or 'none'}", file=sys.stderr)
         return 2
-    sys.stdout.write(FORMATS[args.format]([a.ad for a in selected]))
+    sys.stdout.write(FORMATS[FORMAT_ALIASES.get(args.format, args.format)]([a.ad for a in selected]))
     if args.policy:
         from condorcfg.classad import unparse
 

@@ -1,22 +1,27 @@
 """``condorcfg diff OLD NEW``: what changes in meaning between two configuration versions.
 
 Exit status follows diff(1): 0 no difference, 1 differences, 2 an input could not be read.
+The shared configuration options (:mod:`condorcfg.commands._config_args`: --machine,
+--subsystem, --local-name, --sysroot, --allow-exec) apply to both sides; slot ads are built as
+the STARTD unless --subsystem is given.
 """
 from __future__ import annotations
 
 import json
-import sys
+
+from condorcfg.commands._config_args import add_config_arguments, load_config
+
+SLOT_SUBSYSTEM = "STARTD"  # the daemon that builds slot ads
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("old", help="the old configuration: top-level file, single file or config.d directory")
     parser.add_argument("new", help="the new configuration, read the same way")
-    parser.add_argument("--machine", metavar="PROFILE", help="machine profile (YAML/JSON); default: this host")
-    parser.add_argument("--subsystem", metavar="S", help="compare values as daemon subsystem S sees them")
+    add_config_arguments(parser, config=False,
+                         subsystem_default=f"TOOL for knob values, {SLOT_SUBSYSTEM} for slot ads")
     parser.add_argument("--no-ads", action="store_true", help="compare knob values only, not slot ads")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.add_argument("--allow-exec", action="store_true",
-                        help="run the commands the configurations name (include : cmd |); off by default")
+    parser.add_argument("--format", choices=("text", "json"), default="text",
+                        help="text: one change per line (default); json: one object")
 
 
 def _where(definition) -> str:
@@ -26,28 +31,19 @@ def _where(definition) -> str:
 
 
 def run(args) -> int:
-    import condorcfg
-    from condorcfg.diagnostics import CondorcfgError
     from condorcfg.diff import diff_slot_ads, diff_values
     from condorcfg.machine import resolve
 
-    try:
-        machine = resolve(args.machine)
-        configs = [condorcfg.load(path, machine=machine, subsystem=args.subsystem, allow_exec=args.allow_exec)
-                   for path in (args.old, args.new)]
-        values = diff_values(*configs)
-        slots = []
-        if not args.no_ads:
-            from condorcfg.slots import build_slot_ads
+    # unusable input raises CondorcfgError: the CLI prints it and exits 2
+    machine = resolve(args.machine)
+    sides = (args.old, args.new)
+    values = diff_values(*(load_config(args, path, machine=machine) for path in sides))
+    slots = []
+    if not args.no_ads:
+        from condorcfg.slots import build_slot_ads
 
-            # the startd is the daemon that builds slot ads: read both sides as it does
-            startd = [condorcfg.load(path, machine=machine, subsystem="STARTD", allow_exec=args.allow_exec)
-                      for path in (args.old, args.new)]
-            slots = diff_slot_ads(*(build_slot_ads(cfg, machine) for cfg in startd))
-    except CondorcfgError as exc:
-        print(exc.diagnostic.format(), file=sys.stderr)
-        return 2
-
+        startd = [load_config(args, path, machine=machine, subsystem=SLOT_SUBSYSTEM) for path in sides]
+        slots = diff_slot_ads(*(build_slot_ads(cfg, machine) for cfg in startd))
     if args.format == "json":
         print(json.dumps({
             "values": [{"name": c.name, "kind": c.kind, "old": c.old, "new": c.new,

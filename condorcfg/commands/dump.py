@@ -5,7 +5,9 @@ sorted by name, with its expanded value (``--raw``: the stored text).
 ``--all`` adds the detected host facts and the built-in defaults, i.e.
 everything a daemon of ``--subsystem`` would see.  ``--format json`` prints
 one object (name -> value, null for empty).  Knobs whose expansion fails
-(a reference cycle) are reported on stderr and the exit status is 2.
+(a reference cycle) are reported on stderr and the exit status is 2.  The
+configuration is given by ``--config`` or PATH arguments, or discovered
+(:mod:`condorcfg.commands._config_args`).
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from condorcfg.commands._config_args import add_config_arguments, load_from_args
 
 
 def add_arguments(parser) -> None:
-    add_config_arguments(parser)
+    add_config_arguments(parser, positional=True)
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     parser.add_argument("--all", action="store_true", help="include host facts and built-in defaults")
     parser.add_argument("--raw", action="store_true", help="print stored (unexpanded) values")
@@ -35,9 +37,7 @@ def _names(config, include_all: bool) -> list[str]:
 def run(args) -> int:
     from condorcfg.diagnostics import CondorcfgError
 
-    config = load_from_args(args)
-    if config is None:
-        return 2
+    config = load_from_args(args)  # unusable input raises: the CLI prints it and exits 2
     status = 0
     result: dict[str, str | None] = {}
     for name in _names(config, args.all):

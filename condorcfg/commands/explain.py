@@ -1,17 +1,37 @@
-"""``condorcfg explain CODE|slug``: print a rule's page (what it does, why, example, fix)."""
+"""``condorcfg explain CODE|slug``: print a rule's page (what it does, why, example, fix).
+
+``--format json`` prints the rule's fields as one object instead, with the same names as
+``condorcfg rules --format json`` (``code``, ``rule``, ``severity`` ...) plus the documentation.
+"""
 from __future__ import annotations
 
 import difflib
+import json
 import sys
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("rule", metavar="CODE|slug", help="a rule code (POL501) or slug (job-attr-in-is-owner)")
+    parser.add_argument("--format", choices=("text", "json"), default="text",
+                        help="text: the rule's page (default); json: the rule's fields")
+
+
+def _example_json(example) -> dict:
+    return {"config": example.config, "machine": example.machine, "line": example.line}
+
+
+def rule_json(rule) -> dict:
+    """A rule's fields as JSON: the ``rules --format json`` keys, then its documentation and examples."""
+    return {"code": rule.code, "rule": rule.name, "severity": rule.severity, "summary": rule.summary,
+            "enabled": rule.enabled, "check": rule.check or "declarative", "rationale": rule.rationale,
+            "fix": rule.fix, "ignorable": rule.ignorable, "options": rule.options, "references": rule.references,
+            "needs": rule.needs, "examples": {"pass": [_example_json(e) for e in rule.pass_examples],
+                                              "fail": [_example_json(e) for e in rule.fail_examples]},
+            "file": rule.file, "line": rule.line}
 
 
 def run(args) -> int:
     from condorcfg.lint.rules import RuleFileError, load_rules
-    from condorcfg.report.rule_page import render_rule
 
     try:
         ruleset = load_rules()
@@ -25,5 +45,10 @@ def run(args) -> int:
         hint = f"; did you mean {' or '.join(close)}?" if close else "; `condorcfg rules` lists them"
         print(f"condorcfg explain: no rule {args.rule!r}{hint}", file=sys.stderr)
         return 2
+    if args.format == "json":
+        print(json.dumps(rule_json(rule), indent=2, default=str))  # default: YAML dates in options
+        return 0
+    from condorcfg.report.rule_page import render_rule  # jinja2: only for the page
+
     sys.stdout.write(render_rule(rule))
     return 0

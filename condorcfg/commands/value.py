@@ -4,7 +4,10 @@ Text output is one value per line; an undefined (or empty) knob prints
 ``Not defined: KNOB`` on stderr and makes the exit status 1.  ``--format json``
 prints one object mapping each name to its value or null.  ``--verbose`` adds
 where the value was defined, its raw text, the template it came from and the
-definitions it overrode.  A configuration HTCondor rejects exits 2.
+definitions it overrode.  A configuration HTCondor rejects, unreadable input
+or no configuration found at all exits 2.  The configuration options are the
+shared ones (:mod:`condorcfg.commands._config_args`); the positional
+arguments are knob names.
 """
 from __future__ import annotations
 
@@ -58,9 +61,7 @@ def _provenance(config, name: str) -> dict | None:
 def run(args) -> int:
     from condorcfg.diagnostics import CondorcfgError
 
-    config = load_from_args(args)
-    if config is None:
-        return EXIT_ERROR
+    config = load_from_args(args)  # unusable input raises: the CLI prints it and exits 2
     status = EXIT_OK
     values: dict[str, str | None] = {}
     failures = []
