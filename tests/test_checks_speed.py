@@ -194,16 +194,23 @@ def test_expanded_is_keyed_by_what_is_expanded_not_by_object_identity():
 
 
 def test_paths_in_messages_print_like_locations(monkeypatch, tmp_path):
-    monkeypatch.chdir(ROOT)
-    findings = engine.run(str(EXAMPLE)).findings
+    tree = tmp_path / "pool" / "etc"
+    (tree / "config.d").mkdir(parents=True)
+    (tree / "condor_config").write_text("LOCAL_CONFIG_DIR = $(CONFIG_ROOT)/config.d\n")
+    (tree / "config.d" / "30-policy").write_text("# policy\n\n\n\nuse POLICY : Preempt_If_Memory_Exceeded\n"
+                                                 "MAXJOBRETIREMENTTIME = 4 * $(HOUR)\n")
+    monkeypatch.chdir(tmp_path / "pool")
+    findings = engine.run(str(tree / "condor_config")).findings
     discarded = [f for f in findings if f.rule == "template-contribution-discarded"]
-    assert discarded, "the example is expected to have a TPL701 finding"
+    assert discarded, "the tree is expected to have a TPL701 finding"
     texts = [f.message for f in findings] + [n for f in findings for n in f.notes]
-    assert not [t for t in texts if str(ROOT) in t]
-    assert "at examples/etc/config.d/30-policy:5:1" in discarded[0].message
-    monkeypatch.chdir(tmp_path)  # not under the current directory: the path stays absolute
-    findings = engine.run(str(EXAMPLE)).findings
-    assert f"at {ROOT}/examples/etc/config.d/30-policy:5:1" in \
+    assert not [t for t in texts if str(tmp_path) in t]
+    assert "at etc/config.d/30-policy:5:1" in discarded[0].message
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # not under the current directory: the path stays absolute
+    findings = engine.run(str(tree / "condor_config")).findings
+    assert f"at {tree}/config.d/30-policy:5:1" in \
         [f for f in findings if f.rule == "template-contribution-discarded"][0].message
 
 
