@@ -28,7 +28,7 @@ CONFIG = str(EXAMPLES / "etc" / "condor_config")
 PROFILE = str(EXAMPLES / "machines" / "ep-64core.yaml")
 STATIC_PROFILE = str(EXAMPLES / "machines" / "ep-16core-static.yaml")
 JOB = str(EXAMPLES / "jobs" / "analysis.job")
-CONFIG_COMMANDS = ("value", "dump", "ads", "match", "diff")
+CONFIG_COMMANDS = ("value", "dump", "ads", "match", "diff", "lint")
 DISCOVERING_COMMANDS = ("value", "dump", "ads", "match")  # diff names its OLD and NEW configurations
 
 
@@ -72,6 +72,7 @@ def config_argv(command: str, path: str) -> list[str]:
         "ads": ["ads", path, "--machine", PROFILE],
         "match": ["match", path, "--machine", PROFILE, "--job", JOB],
         "diff": ["diff", path, CONFIG, "--machine", PROFILE],
+        "lint": ["lint", "--config-root", path, "--machine", PROFILE],
     }[command]
 
 
@@ -83,6 +84,7 @@ def machine_argv(command: str, profile: str) -> list[str]:
         "ads": ["ads", CONFIG, "--machine", profile],
         "match": ["match", CONFIG, "--machine", profile, "--job", JOB],
         "diff": ["diff", CONFIG, CONFIG, "--machine", profile],
+        "lint": ["lint", "--config-root", CONFIG, "--machine", profile],
     }[command]
 
 
@@ -102,7 +104,10 @@ def _bad_config_inputs(tmp_path: Path) -> dict[str, tuple[str, list[str]]]:
     nested.mkdir()
     (nested / "10-ok").write_text("X = 1\n")
     _binary(nested / "20-binary")
+    with open(tmp_path / "huge", "wb") as handle:  # sparse: past the size limit without writing it
+        handle.truncate(17 * 1024 * 1024)
     return {
+        "too large": (str(tmp_path / "huge"), ["huge", "larger than"]),
         "missing": (str(tmp_path / "missing"), ["missing", "no such file"]),
         "empty directory": (str(tmp_path / "empty.d"), ["empty.d", "no configuration file"]),
         "fifo": (str(fifo), ["fifo", "not a regular file"]),
@@ -111,7 +116,7 @@ def _bad_config_inputs(tmp_path: Path) -> dict[str, tuple[str, list[str]]]:
     }
 
 
-BAD_CONFIG_CASES = ("missing", "empty directory", "fifo", "binary file", "binary file in config.d")
+BAD_CONFIG_CASES = ("missing", "empty directory", "fifo", "binary file", "binary file in config.d", "too large")
 
 
 @pytest.mark.parametrize("case", BAD_CONFIG_CASES)

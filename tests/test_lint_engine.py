@@ -592,3 +592,14 @@ def test_malformed_rule_file_is_a_usage_error(cli, tmp_path, monkeypatch):
     write(tmp_path, "X = 1\n", "a.conf")
     status, _, err = cli("a.conf")
     assert status == 2 and f"{rules / 'x.yaml'}:1:" in err and "3 capital letters" in err
+
+
+def test_config_root_given_twice_lints_both(cli, tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    write(tmp_path, "HOSTALLOW_READ = x\n", "a/condor_config")
+    write(tmp_path, "HOSTDENY_WRITE = y\n", "b/condor_config")
+    status, out, _ = cli("--config-root", "a/condor_config", "--config-root", "b/condor_config", "--format", "json",
+                         "--select", "TST")
+    assert status == 1
+    assert sorted(f["file"] for f in json.loads(out)["findings"]) == ["a/condor_config", "b/condor_config"]

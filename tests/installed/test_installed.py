@@ -105,6 +105,28 @@ def test_ads_lint_and_diff_on_the_example_pool(installed, tmp_path):
     assert [c["name"] for c in json.loads(diff.stdout)["values"]] == ["NUM_CPUS"]
 
 
+def test_the_corpus_reads_the_same_installed(installed, shared, tmp_path, capsys):
+    """Every real configuration with `use` lines (templates) gives the installed wheel the same values
+    as the tested checkout."""
+    from condorcfg.cli import main
+
+    real = shared("corpus", "real")
+    rows = [json.loads(line) for line in (real / "golden.jsonl").read_text().splitlines() if line.strip()]
+    users = [row["file"] for row in rows if row.get("loaded") and not row.get("templated")
+             and re.search(r"^\s*use\s", (real / row["file"]).read_text(errors="replace"), re.M | re.I)]
+    assert len(users) >= 20
+    profile = tmp_path / "ep.yaml"
+    profile.write_text("hostname: ep.example.org\ncpus: 8\nmemory: 16384\nip: 10.0.0.8\n")
+    for name in users:
+        argv = ["dump", "--format", "json", "--machine", str(profile), "--config", str(real / name)]
+        assert main(argv) == 0, name
+        expected = json.loads(capsys.readouterr().out)
+        result = _condorcfg(installed, *argv)
+        assert result.returncode == 0 and "unknown template" not in result.stderr, (name, result.stderr)
+        got = json.loads(result.stdout)
+        assert got == expected, (name, sorted(k for k in expected if got.get(k) != expected[k]))
+
+
 def test_rules_and_explain_come_with_the_package(installed):
     listing = _condorcfg(installed, "rules")
     assert listing.returncode == 0 and "POL501" in listing.stdout
