@@ -438,3 +438,23 @@ def test_eval_bad_json_ads_exit_2(text, words, tmp_path, capsys):
 
 def test_eval_stdin_serves_one_input(capsys):
     assert_one_problem(run(capsys, "eval", "1", "--my", "-", "--target", "-"), "standard input")
+
+
+def test_the_readme_documents_the_same_defaults():
+    import re
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    table = {}
+    for keys, default in re.findall(r"^\| (`[^|]+`) \| ([^|]+) \|", readme, re.M):
+        names = re.findall(r"`(\w+)`", keys)
+        values = [v.strip() for v in default.split("/")]
+        for name, value in zip(names, values * len(names) if len(values) == 1 else values):
+            table[name] = value
+    defaults = machine_module.MachineProfile()
+    for item in fields(defaults):
+        if item.name == "source":
+            continue
+        value = getattr(defaults, item.name)
+        assert item.name in table, f"README's profile table lacks {item.name}"
+        shown = re.sub(r"\s*\(.*\)", "", table[item.name]).strip("` ")
+        assert shown == (str(value) if value not in ("", {}) else "none"), (item.name, shown)
