@@ -519,3 +519,15 @@ def test_unusable_input_is_its_own_kind_of_error(tmp_path):
         assert info.value.diagnostic.code == code and code in UNUSABLE_INPUT
     # an empty LOCAL_CONFIG_DIR is normal (HTCondor reads nothing from it)
     assert load(tmp_path, "LOCAL_CONFIG_DIR = {DIR}/empty.d\nX = 1\n").value("X") == "1"
+
+
+def test_repository_mode_never_sees_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("CI_SECRET_TOKEN", "hunter2")
+    monkeypatch.setenv("_CONDOR_START", "False")
+    top = tmp_path / "condor_config"
+    top.write_text("warning : token is $ENV(CI_SECRET_TOKEN)\nSECRET = $ENV(CI_SECRET_TOKEN)\nSTART = True\n")
+    cfg = condorcfg.load(str(top), machine=PROFILE, mode="repository")
+    assert cfg.value("SECRET") == "UNDEFINED" and cfg.value("START") == "True"  # HTCondor: an unset variable
+    assert not [d for d in cfg.diagnostics if "hunter2" in d.message]
+    host = condorcfg.load(str(top), machine=PROFILE)  # HTCondor's behaviour for value/dump
+    assert host.value("SECRET") == "hunter2" and host.value("START") == "False"

@@ -17,8 +17,9 @@ Order of work (config-language.md section 2):
 
 Two ways of reading (``mode``): ``"host"`` reads any path the configuration names, as
 HTCondor on this machine would (a file outside the given directories is noted);
-``"repository"`` reads a configuration kept in a repository for another host: a path outside
-the given directories (and the project, and ``sysroot``) is not read but reported, and a file
+``"repository"`` reads a configuration kept in a repository for another host: the environment
+of the process is not used (``$ENV()`` is unset, no ``_CONDOR_*`` override applies), a path
+outside the given directories (and the project, and ``sysroot``) is not read but reported, and a file
 that would exist only on the target host (a missing ``LOCAL_CONFIG_FILE``, an absolute
 include) is reported instead of ending the read.  ``sysroot`` maps absolute paths
 (``LOCAL_CONFIG_FILE``, ``LOCAL_CONFIG_DIR``, ``include``) onto a directory, so
@@ -721,7 +722,11 @@ def _load(paths, machine, subsystem, local_name, allow_exec, environ, templates,
           allowed_dirs) -> Config:
     from condorcfg import machine as machine_module
 
-    environ = dict(os.environ) if environ is None else dict(environ)
+    if environ is None:
+        # The environment of whoever runs the linter (a CI job, with its secrets) says nothing
+        # about the target host: in repository mode $ENV(X) is unset and no _CONDOR_* applies.
+        environ = {} if mode == "repository" else dict(os.environ)
+    environ = dict(environ)
     subsystem = (subsystem or "TOOL").upper()
     profile = machine_module.resolve(machine)
     if templates is None:
