@@ -72,10 +72,11 @@ def require_configuration(environ=None) -> None:
     raise CondorcfgError(Diagnostic("error", message, None, code="no-config"))
 
 
-def load_config(args, paths, *, machine=None, subsystem: str | None = None):
+def load_config(args, paths, *, machine=None, subsystem: str | None = None, mode: str = "host"):
     """Read the configuration ``paths`` (None: discover it) with the shared options of ``args``.
 
-    ``machine`` (a MachineProfile) replaces ``--machine``, ``subsystem`` the default subsystem;
+    ``machine`` (a MachineProfile) replaces ``--machine``, ``subsystem`` the default subsystem,
+    ``mode`` the reader's mode ("repository" for diff: see :mod:`condorcfg.config.reader`);
     raises CondorcfgError for input that cannot be used, including a reader diagnostic that
     says so without stopping the read.
     """
@@ -86,7 +87,7 @@ def load_config(args, paths, *, machine=None, subsystem: str | None = None):
         require_configuration()
     config = condorcfg.load(paths, machine=machine if machine is not None else args.machine,
                             subsystem=args.subsystem or subsystem, local_name=args.local_name,
-                            allow_exec=args.allow_exec, sysroot=args.sysroot)
+                            allow_exec=args.allow_exec, sysroot=args.sysroot, mode=mode)
     unusable = [d for d in config.diagnostics if d.code in UNUSABLE_INPUT and d.severity == "error"]
     if unusable:
         raise CondorcfgError(unusable[0])

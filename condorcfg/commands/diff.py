@@ -1,6 +1,10 @@
 """``condorcfg diff OLD NEW``: what changes in meaning between two configuration versions.
 
 Exit status follows diff(1): 0 no difference, 1 differences, 2 an input could not be read.
+Both sides are read as configurations kept for another host (the reader's repository mode, as
+``lint`` reads them): the environment of this process is not used, and a path outside the
+given configuration (and ``--sysroot``) is reported on stderr instead of read, so a diff in a
+CI job never depends on, or shows, the job's own files and secrets.
 The shared configuration options (:mod:`condorcfg.commands._config_args`: --machine,
 --subsystem, --local-name, --sysroot, --allow-exec) apply to both sides; slot ads are built as
 the STARTD unless --subsystem is given.
@@ -8,10 +12,12 @@ the STARTD unless --subsystem is given.
 from __future__ import annotations
 
 import json
+import sys
 
 from condorcfg.commands._config_args import add_config_arguments, load_config
 
 SLOT_SUBSYSTEM = "STARTD"  # the daemon that builds slot ads
+NOT_READ = ("outside-file", "missing-host-file")  # the reader's reports of files it did not read
 
 
 def add_arguments(parser) -> None:
@@ -37,12 +43,18 @@ def run(args) -> int:
     # unusable input raises CondorcfgError: the CLI prints it and exits 2
     machine = resolve(args.machine)
     sides = (args.old, args.new)
-    values = diff_values(*(load_config(args, path, machine=machine) for path in sides))
+    configs = [load_config(args, path, machine=machine, mode="repository") for path in sides]
+    for config in configs:  # what was not read, or is missing, is said once per side
+        for diagnostic in config.diagnostics:
+            if diagnostic.code in NOT_READ:
+                print(diagnostic.format(), file=sys.stderr)
+    values = diff_values(*configs)
     slots = []
     if not args.no_ads:
         from condorcfg.slots import build_slot_ads
 
-        startd = [load_config(args, path, machine=machine, subsystem=SLOT_SUBSYSTEM) for path in sides]
+        startd = [load_config(args, path, machine=machine, subsystem=SLOT_SUBSYSTEM, mode="repository")
+                  for path in sides]
         slots = diff_slot_ads(*(build_slot_ads(cfg, machine) for cfg in startd))
     if args.format == "json":
         print(json.dumps({

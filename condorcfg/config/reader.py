@@ -174,12 +174,12 @@ class Reader:
         except FileNotFoundError:
             if not required:
                 return False
-            if self.repository:
-                self._missing_host_file(path, where, setting)
-                return True
             if given:
                 raise _fatal(f"cannot read {path}: no such file; check the path given", Location(path),
                              code="missing-root")
+            if self.repository:
+                self._missing_host_file(path, where, setting)
+                return True
             hint = "create it or use `include ifexist :`" if where else "check the path given"
             raise _fatal(f"cannot open {path}: no such file; {hint}", where or Location(path), code="missing-file")
         except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
