@@ -45,10 +45,15 @@ def _usage() -> str:
 
 
 def _failure_text(exc: CondorcfgError, command: str) -> str:
-    """The diagnostic of input ``command`` cannot use, prefixed with the command when it names no file."""
+    """The diagnostic of input ``command`` cannot use, prefixed with the command when it names no file.
+
+    Made safe to print (:mod:`condorcfg.textsafe`): the message may quote the configuration.
+    """
+    from condorcfg.textsafe import safe_line
+
     diagnostic = exc.diagnostic
     if diagnostic.location is None:
-        return f"condorcfg {command}: {diagnostic.message}"
+        return safe_line(f"condorcfg {command}: {diagnostic.message}")
     return diagnostic.format()
 
 

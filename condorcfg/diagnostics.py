@@ -41,12 +41,20 @@ class Diagnostic:
     knob: str | None = None  # the knob a lint finding is about (baselines key on it, not on lines)
 
     def format(self) -> str:
-        where = f"{self.location}: " if self.location else ""
-        code = f" {self.code}" if self.code else ""
-        text = f"{where}{self.severity}{code}: {self.message}"
+        """``FILE:LINE:COL: severity CODE: message`` and a ``note:`` line per note, safe to print.
+
+        Every part may come from a configuration (a file name, a value inside the message), so
+        each is made printable and the lines defused (:mod:`condorcfg.textsafe`): this is what
+        every command prints on stderr.  The diagnostic itself keeps the exact text.
+        """
+        from condorcfg.textsafe import defuse, printable
+
+        where = f"{printable(str(self.location))}: " if self.location else ""
+        code = f" {printable(self.code)}" if self.code else ""
+        text = f"{where}{printable(self.severity)}{code}: {printable(self.message)}"
         for note in self.notes:
-            text += f"\n  note: {note}"
-        return text
+            text += f"\n  note: {printable(note)}"
+        return defuse(text)
 
     def to_json(self) -> dict:
         loc = self.location

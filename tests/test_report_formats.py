@@ -140,7 +140,7 @@ def test_junit_lists_clean_files_and_survives_bad_characters(tmp_path):
     assert [case.find("failure") is not None for case in cases] == [True, True, False]
     assert suite.get("tests") == "3" and suite.get("failures") == "2"
     message = cases[0].find("failure").get("message")
-    assert "<tag> & \"quote\" tab\tend" in message and "cr\nnul\ufffd" in message
+    assert "<tag> & \"quote\" tab\\tend" in message and "cr\\r\\nnul\\x00" in message and message.endswith("\\ud800")
     assert cases[1].get("name") == "CFG003 unknown-knob"  # no location: on the first file
     assert cases[1].get("classname").endswith("bad.conf")
     assert cases[2].get("name") == cases[2].get("classname") and cases[2].get("name").endswith("clean.conf")

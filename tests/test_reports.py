@@ -105,10 +105,11 @@ def test_github_escaping():
     from condorcfg.diagnostics import Diagnostic, Location
     from condorcfg.report.github import render as github
 
-    finding = Diagnostic("info", "50% of\nslots", Location("a,b:c", 2, 3), code="TST001", rule="x")
+    finding = Diagnostic("info", "50% of\nslots", Location("a,b:c", 2, 3), code="TST001", rule="x", notes=["n"])
     result = engine.LintResult(findings=[finding])
     first = github(result, ReportView()).splitlines()[0]
-    assert first == "::notice file=a%2Cb%3Ac,line=2,col=3,title=TST001 x::50%25 of%0Aslots"
+    # A line break inside the text is shown escaped (as everywhere); the report's own, before a note, is %0A.
+    assert first == "::notice file=a%2Cb%3Ac,line=2,col=3,title=TST001 x::50%25 of\\nslots%0Anote: n"
 
 
 def test_sarif_of_the_example_pool_with_every_rule_is_valid(tmp_path, monkeypatch, capsys):

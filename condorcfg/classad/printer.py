@@ -44,7 +44,11 @@ def format_string(text: str, quote: str = '"') -> str:
     if _SIMPLE_TEXT.match(text) and quote not in text:
         return quote + text + quote
     out = [quote]
-    for byte in text.encode("utf-8", "surrogateescape"):
+    try:
+        data = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate that stands for no undecodable byte
+        data = text.encode("utf-8", "surrogatepass")
+    for byte in data:
         if byte in _ESCAPES and (byte != 0x22 or quote == '"'):
             out.append(_ESCAPES[byte])
         elif byte == ord(quote):

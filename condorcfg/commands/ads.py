@@ -3,13 +3,15 @@
 The configuration comes from the shared options (:mod:`condorcfg.commands._config_args`), read
 as the STARTD unless ``--subsystem`` says otherwise.  Formats: ``text`` (the default) is
 ``long``, condor_status -l style; ``json`` is condor_status -json (``condorcfg eval --my -``
-reads it back); ``new`` prints ``[ ... ]`` ads.
+reads it back); ``new`` prints ``[ ... ]`` ads.  Output is defused for CI logs
+(:mod:`condorcfg.textsafe`; JSON with JSON escapes, so it reads back the same).
 """
 from __future__ import annotations
 
 import sys
 
 from condorcfg.commands._slot_args import add_slot_arguments, load_slot_ads, print_diagnostics
+from condorcfg.textsafe import defuse, defuse_json, safe_line
 
 FORMAT_ALIASES = {"text": "long"}  # every command's default human format is called text
 
@@ -38,7 +40,9 @@ def run(args) -> int:
         print(f"condorcfg ads: there is no slot {args.slot}; slots: "
               f"{', '.join(str(a.slot_id) for a in ads) or 'none'}", file=sys.stderr)
         return 2
-    sys.stdout.write(FORMATS[FORMAT_ALIASES.get(args.format, args.format)]([a.ad for a in selected]))
+    fmt = FORMAT_ALIASES.get(args.format, args.format)
+    text = FORMATS[fmt]([a.ad for a in selected])
+    sys.stdout.write(defuse_json(text) if fmt == "json" else defuse(text))
     if args.policy:
         from condorcfg.classad import unparse
 
@@ -47,6 +51,6 @@ def run(args) -> int:
             extra = ""
             if policy.undefined or policy.job_references:
                 extra = f"; undefined without a job: {', '.join(policy.job_references + policy.undefined)}"
-            print(f"{slot_ad.name}: IsOwner = {unparse(policy.is_owner)}, Start = {unparse(policy.start)}, "
-                  f"initial state {policy.state}{extra}", file=sys.stderr)
+            print(safe_line(f"{slot_ad.name}: IsOwner = {unparse(policy.is_owner)}, Start = {unparse(policy.start)}, "
+                            f"initial state {policy.state}{extra}"), file=sys.stderr)
     return 1 if (config_errors or ads.errors) else 0

@@ -8,6 +8,8 @@ CI job never depends on, or shows, the job's own files and secrets.
 The shared configuration options (:mod:`condorcfg.commands._config_args`: --machine,
 --subsystem, --local-name, --sysroot, --allow-exec) apply to both sides; slot ads are built as
 the STARTD unless --subsystem is given.
+Text output is made safe to print (:mod:`condorcfg.textsafe`: a value's line breaks and control
+characters print as escapes); JSON is ASCII and exact.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import json
 import sys
 
 from condorcfg.commands._config_args import add_config_arguments, load_config
+from condorcfg.textsafe import defuse_json, safe_line
 
 SLOT_SUBSYSTEM = "STARTD"  # the daemon that builds slot ads
 NOT_READ = ("outside-file", "missing-host-file")  # the reader's reports of files it did not read
@@ -57,28 +60,28 @@ def run(args) -> int:
                   for path in sides]
         slots = diff_slot_ads(*(build_slot_ads(cfg, machine) for cfg in startd))
     if args.format == "json":
-        print(json.dumps({
+        print(defuse_json(json.dumps({
             "values": [{"name": c.name, "kind": c.kind, "old": c.old, "new": c.new,
                         "old_source": _where(c.old_source) if c.old is not None else None,
                         "new_source": _where(c.new_source) if c.new is not None else None} for c in values],
             "slots": [{"slot": c.slot, "attribute": c.attribute, "kind": c.kind, "old": c.old, "new": c.new}
                       for c in slots],
-        }, indent=2))
+        }, indent=2, ensure_ascii=True)))
     else:
         for change in values:
             marker = {"added": "+", "removed": "-", "changed": "~"}[change.kind]
-            print(f"{marker} {change.name}")
+            print(safe_line(f"{marker} {change.name}"))
             if change.old is not None:
-                print(f"    - {change.old}    ({_where(change.old_source)})")
+                print(safe_line(f"    - {change.old}    ({_where(change.old_source)})"))
             if change.new is not None:
-                print(f"    + {change.new}    ({_where(change.new_source)})")
+                print(safe_line(f"    + {change.new}    ({_where(change.new_source)})"))
         if slots:
-            print(f"slot ads ({machine.hostname}):")
+            print(safe_line(f"slot ads ({machine.hostname}):"))
             for change in slots:
                 if change.attribute is None:
-                    print(f"  {'+' if change.kind == 'added' else '-'} {change.slot}")
+                    print(safe_line(f"  {'+' if change.kind == 'added' else '-'} {change.slot}"))
                 else:
-                    print(f"  ~ {change.slot} {change.attribute}: {change.old} -> {change.new}")
+                    print(safe_line(f"  ~ {change.slot} {change.attribute}: {change.old} -> {change.new}"))
         if not values and not slots:
             print("no difference in meaning")
     return 1 if (values or slots) else 0

@@ -8,6 +8,10 @@ one object (name -> value, null for empty).  Knobs whose expansion fails
 (a reference cycle) are reported on stderr and the exit status is 2.  The
 configuration is given by ``--config`` or PATH arguments, or discovered
 (:mod:`condorcfg.commands._config_args`).
+
+Text output is one ``NAME = value`` line per knob, made safe to print
+(:mod:`condorcfg.textsafe`: line breaks and control characters print as escapes); JSON is
+ASCII with ``\\uXXXX`` escapes, exact.
 """
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ import json
 import sys
 
 from condorcfg.commands._config_args import add_config_arguments, load_from_args, print_reader_warnings
+from condorcfg.textsafe import defuse_json, safe_line
 
 
 def add_arguments(parser) -> None:
@@ -52,9 +57,9 @@ def run(args) -> int:
             status = 2
     print_reader_warnings(config)  # after expanding: includes the non-fatal $FUNC() errors
     if args.format == "json":
-        print(json.dumps(result, indent=2, ensure_ascii=False))
+        print(defuse_json(json.dumps(result, indent=2, ensure_ascii=True)))
         return status
     out = sys.stdout
     for name, value in result.items():
-        out.write(f"{name} = {value if value is not None else ''}\n")
+        out.write(safe_line(f"{name} = {value if value is not None else ''}") + "\n")
     return status

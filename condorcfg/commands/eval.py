@@ -10,12 +10,15 @@ several (all slots of a machine) needs ``--slot N``, which picks the ad whose
 SlotID is N.  ``-`` reads standard input, for one of the two.  The expression
 is read in the old (configuration) syntax unless ``--syntax new``.  A syntax
 error or an unusable input prints ``FILE:LINE:COL: error: ...`` and exits 2;
-a value prints in HTCondor's canonical form and exits 0.
+a value prints in HTCondor's canonical form and exits 0.  What is printed is made safe to print
+(:mod:`condorcfg.textsafe`): the ads read may come from anyone.
 """
 from __future__ import annotations
 
 import json
 import sys
+
+from condorcfg.textsafe import defuse_json, printable, safe_line
 
 EXIT_OK, EXIT_USAGE = 0, 2
 
@@ -118,16 +121,19 @@ def run(args) -> int:
     try:
         tree = parse(args.expression, args.syntax)
     except ClassAdSyntaxError as exc:
-        print(f"<expression>:{exc.line}:{exc.column}: error: {exc.message}", file=sys.stderr)
+        print(safe_line(f"<expression>:{exc.line}:{exc.column}: error: {exc.message}"), file=sys.stderr)
         lines = args.expression.splitlines() or [""]
         if 0 < exc.line <= len(lines):
-            print(f"  {lines[exc.line - 1]}\n  {' ' * (exc.column - 1)}^", file=sys.stderr)
+            line = lines[exc.line - 1]
+            before = line[:exc.column - 1]
+            indent = len(printable(before)) + exc.column - 1 - len(before)  # the caret under the escaped text
+            print(safe_line(f"  {line}") + f"\n  {' ' * indent}^", file=sys.stderr)
         return EXIT_USAGE
     value = evaluate(tree, my=ads.get("my"), target=ads.get("target"))
     text = unparse(value)
     if args.format == "json":
-        print(json.dumps({"expression": unparse(tree), "type": _type_name(value),
-                          "value": _json_value(value), "text": text}))
+        print(defuse_json(json.dumps({"expression": unparse(tree), "type": _type_name(value),
+                                      "value": _json_value(value), "text": text}, ensure_ascii=True)))
     else:
-        print(text)
+        print(safe_line(text))
     return EXIT_OK

@@ -2,12 +2,18 @@
 
 ``--format json`` prints the rule's fields as one object instead, with the same names as
 ``condorcfg rules --format json`` (``code``, ``rule``, ``severity`` ...) plus the documentation.
+
+A project's own rule files may come from anyone: the page keeps its line breaks but each line is
+made printable and the page defused (:func:`~condorcfg.textsafe.safe_lines`); JSON is ASCII and
+defused.
 """
 from __future__ import annotations
 
 import difflib
 import json
 import sys
+
+from condorcfg.textsafe import defuse_json, safe_line, safe_lines
 
 
 def add_arguments(parser) -> None:
@@ -43,12 +49,13 @@ def run(args) -> int:
         keys = [r.code for r in ruleset] + [r.name for r in ruleset]
         close = difflib.get_close_matches(args.rule.upper() if args.rule[:1].isupper() else args.rule, keys, n=3)
         hint = f"; did you mean {' or '.join(close)}?" if close else "; `condorcfg rules` lists them"
-        print(f"condorcfg explain: no rule {args.rule!r}{hint}", file=sys.stderr)
+        print(safe_line(f"condorcfg explain: no rule {args.rule!r}{hint}"), file=sys.stderr)
         return 2
     if args.format == "json":
-        print(json.dumps(rule_json(rule), indent=2, default=str))  # default: YAML dates in options
+        # default=str: YAML dates in options
+        print(defuse_json(json.dumps(rule_json(rule), indent=2, default=str, ensure_ascii=True)))
         return 0
     from condorcfg.report.rule_page import render_rule  # jinja2: only for the page
 
-    sys.stdout.write(render_rule(rule))
+    sys.stdout.write(safe_lines(render_rule(rule)))
     return 0

@@ -25,6 +25,7 @@ import sys
 
 from condorcfg.diagnostics import SEVERITIES, CondorcfgError, Diagnostic, Location
 from condorcfg.report import FORMATS
+from condorcfg.textsafe import safe_line
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -76,7 +77,7 @@ def _codes(text: str | None) -> list[str]:
 
 
 def _usage(message: str) -> int:
-    print(f"condorcfg lint: {message}", file=sys.stderr)
+    print(safe_line(f"condorcfg lint: {message}"), file=sys.stderr)
     return EXIT_USAGE
 
 
@@ -139,8 +140,8 @@ def run(args) -> int:
             written = baseline_module.write(args.write_baseline, result.findings, project.directory)
         except CondorcfgError as exc:
             return _unusable(exc.diagnostic)
-        print(f"condorcfg lint: wrote {written} baseline entr{'y' if written == 1 else 'ies'} "
-              f"({len(result.findings)} findings) to {args.write_baseline}", file=sys.stderr)
+        print(safe_line(f"condorcfg lint: wrote {written} baseline entr{'y' if written == 1 else 'ies'} "
+                        f"({len(result.findings)} findings) to {args.write_baseline}"), file=sys.stderr)
         return EXIT_OK
     baseline_path = args.baseline or project.baseline
     if baseline_path and (args.baseline or os.path.exists(baseline_path)):

@@ -3,7 +3,8 @@
 The configuration comes from the shared options (:mod:`condorcfg.commands._config_args`), read
 as the STARTD unless ``--subsystem`` says otherwise.  ``--format json`` prints one object: the
 job, each slot's verdict and every clause with its value.  Exit status: 0 when some slot matches,
-1 when none does, 2 when an input cannot be used.
+1 when none does, 2 when an input cannot be used.  Output is made safe to print
+(:mod:`condorcfg.textsafe`): text escaped and defused, JSON ASCII and defused with JSON escapes.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import json
 import sys
 
 from condorcfg.commands._slot_args import add_slot_arguments, load_slot_ads, print_diagnostics
+from condorcfg.textsafe import defuse, defuse_json
 
 
 def add_arguments(parser) -> None:
@@ -69,8 +71,8 @@ def run(args) -> int:
     results = [explain_match(slot_ad.ad, job, slot_ad.name) for slot_ad in selected]
     matched = sum(r.matches for r in results)
     if args.format == "json":
-        print(json.dumps(match_json(args.job, results), indent=2))
+        print(defuse_json(json.dumps(match_json(args.job, results), indent=2, ensure_ascii=True)))
     else:
-        print("\n\n".join(format_match(r) for r in results))
+        print(defuse("\n\n".join(format_match(r) for r in results)))
         print(f"\n{matched} of {len(results)} slots match the job")
     return 0 if matched else 1

@@ -1,8 +1,14 @@
-"""``condorcfg rules``: list the lint rules (code, slug, severity, summary)."""
+"""``condorcfg rules``: list the lint rules (code, slug, severity, summary).
+
+A project's own rule files may come from anyone, so the text list is made safe to print
+(:mod:`condorcfg.textsafe`) and the JSON is ASCII and defused.
+"""
 from __future__ import annotations
 
 import json
 import sys
+
+from condorcfg.textsafe import defuse_json, safe_line
 
 
 def add_arguments(parser) -> None:
@@ -24,12 +30,13 @@ def run(args) -> int:
         selectors = [s for s in args.select.split(",") if s.strip()]
         rules = [r for r in rules if any(_selector_matches(s, r) for s in selectors)]
     if args.format == "json":
-        print(json.dumps([{"code": r.code, "rule": r.name, "severity": r.severity, "summary": r.summary,
-                           "enabled": r.enabled, "check": r.check or "declarative"} for r in rules], indent=2))
+        print(defuse_json(json.dumps([{"code": r.code, "rule": r.name, "severity": r.severity, "summary": r.summary,
+                                       "enabled": r.enabled, "check": r.check or "declarative"} for r in rules],
+                                     indent=2, ensure_ascii=True)))
         return 0
     width = max((len(r.name) for r in rules), default=0)
     for rule in rules:
         flag = "" if rule.enabled else "  (opt-in)"
-        print(f"{rule.code}  {rule.name.ljust(width)}  {rule.severity:<7}  {rule.summary}{flag}")
+        print(safe_line(f"{rule.code}  {rule.name.ljust(width)}  {rule.severity:<7}  {rule.summary}{flag}"))
     print(f"\n{len(rules)} rules. `condorcfg explain CODE` shows one rule's documentation.")
     return 0

@@ -8,6 +8,11 @@ definitions it overrode.  A configuration HTCondor rejects, unreadable input
 or no configuration found at all exits 2.  The configuration options are the
 shared ones (:mod:`condorcfg.commands._config_args`); the positional
 arguments are knob names.
+
+Text output is made safe to print (:mod:`condorcfg.textsafe`): a value's control characters,
+including the line breaks of a multi-line (``@=``) value, print as escapes (``\\n``), so one
+value is one line and nothing in it acts on a terminal or CI log.  ``--format json`` is exact
+(ASCII JSON with ``\\uXXXX`` escapes).
 """
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ import json
 import sys
 
 from condorcfg.commands._config_args import add_config_arguments, load_from_args, print_reader_warnings
+from condorcfg.textsafe import defuse_json, safe_line
 
 EXIT_OK, EXIT_UNDEFINED, EXIT_ERROR = 0, 1, 2
 
@@ -80,30 +86,30 @@ def run(args) -> int:
             out = {name: dict(value=values[name], **(_provenance(config, name) or {})) for name in args.knobs}
         else:
             out = values
-        print(json.dumps(out, indent=2, ensure_ascii=False))
+        print(defuse_json(json.dumps(out, indent=2, ensure_ascii=True)))
         if status == EXIT_OK and any(v is None for v in values.values()):
             status = EXIT_UNDEFINED
         return status
     for name in args.knobs:
         value = values[name]
         if value is None:
-            print(f"Not defined: {name}", file=sys.stderr)
+            print(safe_line(f"Not defined: {name}"), file=sys.stderr)
             status = max(status, EXIT_UNDEFINED)
             if not args.verbose:
                 continue
         else:
-            print(value if not args.verbose else f"{name} = {value}")
+            print(safe_line(value if not args.verbose else f"{name} = {value}"))
         if args.verbose:
             info = _provenance(config, name)
             if info is None:
                 continue
-            print(f"  # defined at {info['defined_at']}")
+            print(safe_line(f"  # defined at {info['defined_at']}"))
             if info["text"] and info["origin"] in ("file", "template"):
-                print(f"  # written: {info['text']}")
+                print(safe_line(f"  # written: {info['text']}"))
             if len(info["template_chain"]) > 1:
                 steps = " -> ".join(f"{step['template']} (use at {step['used_at']})" for step in info["template_chain"])
-                print(f"  # through templates: {steps}")
-            print(f"  # raw: {info['raw']}")
+                print(safe_line(f"  # through templates: {steps}"))
+            print(safe_line(f"  # raw: {info['raw']}"))
             for item in info["overrode"]:
-                print(f"  # overrode: {item['location']}: {item['raw']}")
+                print(safe_line(f"  # overrode: {item['location']}: {item['raw']}"))
     return status

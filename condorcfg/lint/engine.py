@@ -260,15 +260,12 @@ class LintContext:
                 yield definition
 
     def source_lines(self, file: str) -> list[str]:
-        """The lines of a file (cached; empty if unreadable)."""
+        """The physical lines of a file as the reader numbers them (cached; empty if unreadable)."""
         lines = self._lines.get(file)
         if lines is None:
-            try:
-                with open(file, encoding="utf-8", errors="replace") as handle:
-                    lines = handle.read().splitlines()
-            except OSError:
-                lines = []
-            self._lines[file] = lines
+            from condorcfg.report import read_lines
+
+            lines = self._lines[file] = read_lines(file)
         return lines
 
     def expanded(self, definition) -> str:

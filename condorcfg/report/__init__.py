@@ -54,16 +54,46 @@ def render(fmt: str, result, view: ReportView) -> str:
     return importlib.import_module(f"condorcfg.report.{fmt}").render(result, view)
 
 
-def source_line(file: str | None, line: int, _cache: dict = {}) -> str | None:
-    """One line of a file (cached per process), or None."""
+def read_lines(file: str) -> list[str]:
+    """The physical lines of a file as the reader numbers them ([] if unreadable).
+
+    Decoded as the reader decodes (UTF-8, else Latin-1) and split on "\\n" only, as HTCondor's
+    line reader does: ``str.splitlines()`` also splits on CR, form feed, U+2028 ..., so in a
+    CR-only or form-feed file it would show a different line than the one a finding names.  A
+    line's final CR (a CRLF file) is dropped: the reader trims it as blank space.
+    """
+    from condorcfg.config.source import decode
+
+    try:
+        if not os.path.isfile(file):  # a FIFO or device would block or never end
+            return []
+        with open(file, "rb") as handle:
+            lines = decode(handle.read()).split("\n")
+    except (OSError, ValueError):  # ValueError: a NUL byte in the name
+        return []
+    if not lines[-1]:
+        lines.pop()  # the empty text after the final newline is no line
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def source_lines(file: str | None, _cache: dict = {}) -> list[str]:
+    """:func:`read_lines`, cached per process until the file changes (size or modification time)."""
+    if not file:
+        return []
+    try:
+        info = os.stat(file)
+        stamp = (info.st_mtime_ns, info.st_size)
+    except (OSError, ValueError):
+        return []
+    cached = _cache.get(file)
+    if cached is None or cached[0] != stamp:
+        cached = _cache[file] = (stamp, read_lines(file))
+    return cached[1]
+
+
+def source_line(file: str | None, line: int) -> str | None:
+    """Physical line ``line`` (1-based) of a file, as the reader numbers it (see :func:`source_lines`), or None."""
     if not file or not line:
         return None
-    lines = _cache.get(file)
-    if lines is None:
-        try:
-            with open(file, encoding="utf-8", errors="replace") as handle:
-                lines = handle.read().splitlines()
-        except OSError:
-            lines = []
-        _cache[file] = lines
+    lines = source_lines(file)
     return lines[line - 1] if 0 < line <= len(lines) else None

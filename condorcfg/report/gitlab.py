@@ -13,11 +13,15 @@ a finding names no knob) but not the line: moving a line must not turn an issue 
 Severity: error -> ``major``, warning -> ``minor``, info -> ``info``.  That is what the common
 linters' GitLab formatters do (e.g. eslint-formatter-gitlab); ``critical`` and ``blocker`` are
 left to scanners that know about exploitability, which a configuration linter does not.
+
+The JSON is ASCII and defused, as the JSON report's (:mod:`condorcfg.report.json`).
 """
 from __future__ import annotations
 
 import hashlib
 import json
+
+from condorcfg.textsafe import defuse_json
 
 SEVERITY = {"error": "major", "warning": "minor", "info": "info"}
 
@@ -47,7 +51,7 @@ def render(result, view) -> str:
         if body:
             issue["content"] = {"body": body}
         issues.append(issue)
-    return json.dumps(issues, indent=2) + "\n"
+    return defuse_json(json.dumps(issues, indent=2, ensure_ascii=True) + "\n")
 
 
 def _fingerprint(finding, path: str, seen: dict[str, int], used: set[str]) -> str:
@@ -55,7 +59,9 @@ def _fingerprint(finding, path: str, seen: dict[str, int], used: set[str]) -> st
     while True:
         seen[key] = seen.get(key, 0) + 1
         # The first occurrence keeps the plain hash, so a new duplicate changes no existing one.
-        digest = hashlib.sha256((key if seen[key] == 1 else f"{key}\0{seen[key]}").encode()).hexdigest()
+        text = key if seen[key] == 1 else f"{key}\0{seen[key]}"
+        # surrogatepass: a value or an undecodable file name may hold a lone surrogate
+        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
         if digest not in used:
             used.add(digest)
             return digest

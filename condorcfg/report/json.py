@@ -7,10 +7,17 @@ findings, the ``files`` read, the rule codes that ran (``rules_run``), the rules
 run and why (``skipped_rules``), and ``fatal`` (the reader rejected the configuration, so the
 rules did not run).  An object rather than a bare list so fields can be added without breaking
 readers.
+
+The JSON is ASCII (``ensure_ascii``): control, format and line-separator characters and lone
+surrogates from the configuration are ``\\uXXXX`` escapes, so printing the report can neither
+act on a terminal nor fail on a strict UTF-8 stdout, and it is defused
+(:func:`~condorcfg.textsafe.defuse_json`) with JSON escapes, so the data is unchanged.
 """
 from __future__ import annotations
 
 import json
+
+from condorcfg.textsafe import defuse_json
 
 
 def render(result, view) -> str:
@@ -34,4 +41,4 @@ def render(result, view) -> str:
                           for rule, reason in result.skipped_rules],
         "fatal": bool(result.fatal),
     }
-    return json.dumps(report, indent=2) + "\n"
+    return defuse_json(json.dumps(report, indent=2, ensure_ascii=True) + "\n")

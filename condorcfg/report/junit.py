@@ -6,24 +6,24 @@
 file read without a finding is a passing testcase named after the file, so dashboards show
 what was checked, not only what failed.
 
-The XML is built with ElementTree (it escapes markup); characters XML 1.0 cannot hold at all
-(control characters other than tab and newline, lone surrogates) become U+FFFD first, since
-ElementTree would write them and every parser would then reject the file.
+The XML is built with ElementTree (it escapes markup).  Every piece of text is made
+:func:`~condorcfg.textsafe.printable` first: besides keeping CI logs and terminals safe when
+the report is printed, that removes every character XML 1.0 cannot hold (control characters,
+lone surrogates, U+FFFE/U+FFFF), which ElementTree would write and every parser then reject.
+The only raw line breaks are the report's own, between the message, its notes and the fix.
+The document is defused (:func:`~condorcfg.textsafe.defuse_xml`) with character references,
+so its data is unchanged.
 """
 from __future__ import annotations
 
 import os
-import re
 import xml.etree.ElementTree as ET
 
-# Not allowed in XML 1.0 (C0 controls but tab/newline; CR is folded into newline first),
-# or allowed but discouraged and never meant in a message (DEL, C1 controls).
-_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+from condorcfg.textsafe import defuse_xml, printable
 
 
 def _clean(text) -> str:
-    text = str(text).replace("\r\n", "\n").replace("\r", "\n")
-    return _INVALID.sub("\ufffd", text)
+    return printable(str(text))
 
 
 def render(result, view) -> str:
@@ -40,11 +40,11 @@ def render(result, view) -> str:
             case = ET.Element("testcase", classname=_clean(path), name=_clean(f"{title} at {where}"))
         else:  # about the configuration as a whole
             case = ET.Element("testcase", classname=_clean(fallback), name=_clean(title))
-        failure = ET.SubElement(case, "failure", type=finding.severity, message=_clean(finding.message))
+        failure = ET.SubElement(case, "failure", type=_clean(finding.severity), message=_clean(finding.message))
         lines = [finding.message, *(f"note: {note}" for note in finding.notes)]
         if finding.fix:
             lines.append(f"help: {' '.join(finding.fix.split())}")
-        failure.text = _clean("\n".join(lines))
+        failure.text = "\n".join(_clean(line) for line in lines)
         cases.append(case)
     failures = len(cases)
     for file in result.files:
@@ -57,4 +57,4 @@ def render(result, view) -> str:
     suite = ET.SubElement(root, "testsuite", name="condorcfg", **counts, skipped="0")
     suite.extend(cases)
     ET.indent(root)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+    return defuse_xml('<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n")

@@ -5,6 +5,9 @@ rule page as help, default level); each result has a ``ruleId``/``ruleIndex``, a
 whose URI is relative to ``%SRCROOT%`` (the project directory), and a
 ``partialFingerprints.primaryLocationLineHash`` built from the rule, the file and the text of
 the line, so an alert survives lines moving above it.
+
+The JSON is ASCII and defused, as the JSON report's (:mod:`condorcfg.report.json`); a file
+name that is not UTF-8 is percent-encoded byte by byte in its URI.
 """
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from condorcfg.report import source_line
+from condorcfg.textsafe import defuse_json
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -37,7 +41,8 @@ def render(result, view) -> str:
         if loc is not None:
             item["locations"] = [{"physicalLocation": _physical(loc, root)}]
             text = (source_line(loc.file, loc.line) or "").strip() if loc.line else ""
-            digest = hashlib.sha256(f"{finding.code}\0{_uri(loc.file, root)[0]}\0{text}".encode()).hexdigest()[:16]
+            key = f"{finding.code}\0{_uri(loc.file, root)[0]}\0{text}"
+            digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
             seen[digest] = seen.get(digest, 0) + 1
             item["partialFingerprints"] = {"primaryLocationLineHash": f"{digest}:{seen[digest]}"}
         results.append(item)
@@ -48,7 +53,8 @@ def render(result, view) -> str:
         "columnKind": "unicodeCodePoints",
         "results": results,
     }
-    return json.dumps({"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}, indent=2) + "\n"
+    log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+    return defuse_json(json.dumps(log, indent=2, ensure_ascii=True) + "\n")
 
 
 def _rules(result, view) -> list:
@@ -87,7 +93,8 @@ def _uri(file: str, root: Path) -> tuple[str, bool]:
     """(uri, relative-to-root?) for a file."""
     path = Path(file).resolve()
     try:
-        return quote(path.relative_to(root).as_posix()), True
+        # the file name's bytes: os.listdir gives undecodable ones as surrogates, which quote() rejects
+        return quote(os.fsencode(path.relative_to(root).as_posix())), True
     except ValueError:
         return path.as_uri(), False
 

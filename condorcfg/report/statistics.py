@@ -8,10 +8,13 @@ One line per rule code, most frequent first (then by code), the counts right-ali
 
 then the usual summary line.  Not a ``--format``: it summarises the findings instead of
 listing them, so the CLI calls :func:`render` itself when ``--statistics`` is given.
+Codes and slugs may come from a project's own rule files: they are printed
+:func:`~condorcfg.textsafe.printable`, and the whole text defused.
 """
 from __future__ import annotations
 
 from condorcfg.report.text import _RESET, summary
+from condorcfg.textsafe import defuse, printable
 
 _ORDER = {"error": 0, "warning": 1, "info": 2}
 
@@ -19,10 +22,10 @@ _ORDER = {"error": 0, "warning": 1, "info": 2}
 def render(result, view) -> str:
     groups: dict[str, dict] = {}
     for finding in result.findings:
-        code = finding.code or finding.rule or "-"
-        group = groups.setdefault(code, {"count": 0, "rule": finding.rule or "", "severities": set()})
+        code = printable(finding.code or finding.rule or "-")
+        group = groups.setdefault(code, {"count": 0, "rule": printable(finding.rule or ""), "severities": set()})
         group["count"] += 1
-        group["severities"].add(finding.severity)
+        group["severities"].add(printable(finding.severity))
     rows = sorted(groups.items(), key=lambda item: (-item[1]["count"], item[0]))
     out = []
     if rows:
@@ -36,4 +39,4 @@ def render(result, view) -> str:
                        f"  [{severity}]")
     paint = (lambda code, text: f"{code}{text}{_RESET}") if view.color else (lambda code, text: text)
     out.append(summary(result, paint))
-    return "\n".join(out) + "\n"
+    return defuse("\n".join(out) + "\n")

@@ -7,10 +7,17 @@ nothing at all (for scripts and pre-commit hooks that only want to see problems)
 
 The caret underlines the finding's column range (``^~~~``) when it has one.  Colour is used
 only when asked for (the CLI turns it on for a terminal unless ``NO_COLOR`` is set).
+
+Everything taken from the configuration or the rules (paths, messages, notes, fixes, the
+source line, skip reasons) is made :func:`~condorcfg.textsafe.printable` piece by piece (the
+colour codes are the report's own), and the whole report is defused
+(:func:`~condorcfg.textsafe.defuse`), so nothing in it acts on a terminal or a CI log.  The caret
+is placed by the escaped text, so it stays under the column it points at.
 """
 from __future__ import annotations
 
 from condorcfg.report import source_line
+from condorcfg.textsafe import defuse, printable
 
 _COLORS = {"error": "\033[1;31m", "warning": "\033[1;33m", "info": "\033[1;36m"}
 _BOLD, _DIM, _RESET, _CARET = "\033[1m", "\033[2m", "\033[0m", "\033[1;32m"
@@ -24,24 +31,25 @@ def render(result, view) -> str:
         loc = finding.location
         where = ""
         if loc is not None:
-            where = view.display_path(loc.file)
+            where = printable(view.display_path(loc.file))
             if loc.line:
                 where += f":{loc.line}:{loc.column}"
             where = paint(_BOLD, where + ":") + " "
-        head = f"{paint(_COLORS.get(finding.severity, ''), finding.severity)} {paint(_BOLD, finding.code or '')}"
-        out.append(f"{where}{head} {finding.rule or ''} {finding.message}".rstrip())
+        severity, code = printable(finding.severity), printable(finding.code or "")
+        head = f"{paint(_COLORS.get(finding.severity, ''), severity)} {paint(_BOLD, code)}"
+        out.append(f"{where}{head} {printable(finding.rule or '')} {printable(finding.message)}".rstrip())
         out.extend(_excerpt(finding, paint))
         for note in finding.notes:
-            out.append(f"  = note: {note}")
+            out.append(f"  = note: {printable(note)}")
         if finding.fix:
-            out.append(f"  = help: {' '.join(finding.fix.split())}")
+            out.append(f"  = help: {printable(' '.join(finding.fix.split()))}")
         if finding.code and finding.code not in explained and not view.quiet:  # the rule's page, once per rule
             explained.add(finding.code)
-            out.append(f"  = docs: condorcfg explain {finding.code}")
+            out.append(f"  = docs: condorcfg explain {code}")
     if view.quiet:
-        return "\n".join(out) + "\n" if out else ""
+        return defuse("\n".join(out) + "\n") if out else ""
     out.append(summary(result, paint))
-    return "\n".join(out) + "\n"
+    return defuse("\n".join(out) + "\n")
 
 
 def _excerpt(finding, paint) -> list[str]:
@@ -59,9 +67,13 @@ def _excerpt(finding, paint) -> list[str]:
         width = max(len(text) - start + 1, 1)  # runs on past this line: underline to its end
     else:
         width = 1
+    # Escapes widen what they replace: measure the caret on the escaped text, so it stays under it.
+    before, span = text[:start - 1], text[start - 1:start - 1 + width]
+    indent = len(printable(before)) + max(start - 1 - len(before), 0)
+    width = max(len(printable(span)) + width - len(span), 1)
     marker = "^" + "~" * (width - 1)
-    return [f" {number} | {text}",
-            f" {pad} | {' ' * (start - 1)}{paint(_CARET, marker)}"]
+    return [f" {number} | {printable(text)}",
+            f" {pad} | {' ' * indent}{paint(_CARET, marker)}"]
 
 
 def summary(result, paint=lambda code, text: text) -> str:
@@ -78,7 +90,7 @@ def summary(result, paint=lambda code, text: text) -> str:
     if result.suppressed:
         extras.append(f"{len(result.suppressed)} suppressed")
     if result.skipped_rules:
-        why = "; ".join(dict.fromkeys(reason for _rule, reason in result.skipped_rules))
+        why = "; ".join(dict.fromkeys(printable(reason) for _rule, reason in result.skipped_rules))
         extras.append(f"{len(result.skipped_rules)} rule{'s' * (len(result.skipped_rules) != 1)} skipped ({why})")
     if extras:
         text += "; " + ", ".join(extras)

@@ -103,14 +103,18 @@ def explain_match(slot_ad, job_ad, slot_name: str = "") -> MatchResult:
 
 
 def format_match(result: MatchResult) -> str:
+    """The verdict and every clause for a person; names and clauses are made printable
+    (:func:`~condorcfg.textsafe.printable`: they come from the configuration and the job ad)."""
     from condorcfg.classad import unparse
+    from condorcfg.textsafe import printable
 
     verdict = "matches" if result.matches else "does NOT match"
-    lines = [f"{result.slot_name}: job {verdict}"]
+    lines = [f"{printable(result.slot_name)}: job {verdict}"]
     for side, ok in (("slot", result.slot_ok), ("job", result.job_ok)):
         whose = "slot Requirements (START ...) against the job" if side == "slot" else "job Requirements against the slot"
         lines.append(f"  {whose}: {'true' if ok else 'false'}")
         for clause in (c for c in result.clauses if c.side == side):
             mark = "ok  " if clause.ok else "FAIL"
-            lines.append(f"    [{mark}] {clause.origin}: {clause.text}  -> {unparse(clause.value)}")
+            lines.append(f"    [{mark}] {printable(clause.origin)}: {printable(clause.text)}  "
+                         f"-> {printable(unparse(clause.value))}")
     return "\n".join(lines)

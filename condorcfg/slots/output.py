@@ -3,10 +3,18 @@
 Attributes are sorted case-insensitively, as condor_status -l prints them, so
 output is deterministic and diffable.  ``long`` output can be fed to
 ``condor_q -better-analyze -slotads FILE``.
+
+Names and values may come from the configuration.  ``new`` and ``json`` escape every control
+and non-ASCII character already (octal escapes, ``\\uXXXX``); ``long`` prints a string holding
+a backslash without escapes, as condor_status -l does, so there (and in attribute names) the
+text is made :func:`~condorcfg.textsafe.printable`: a control character shows as ``\\x1b``
+instead of acting on the terminal.  The caller defuses the whole output.
 """
 from __future__ import annotations
 
 import json
+
+from condorcfg.textsafe import printable
 
 
 def _sorted_items(ad):
@@ -14,8 +22,9 @@ def _sorted_items(ad):
 
 
 def _old_string(text: str) -> str:
-    # old syntax (condor_status -l) escapes only the quote; backslashes print as they are
-    return '"' + text.replace('"', '\\"') + '"'
+    # old syntax (condor_status -l) escapes only the quote; backslashes print as they are.
+    # Control characters would print raw too: they are shown as escapes instead.
+    return '"' + printable(text).replace('"', '\\"') + '"'
 
 
 def unparse_old(expr) -> str:
@@ -53,7 +62,7 @@ def unparse_old(expr) -> str:
 
 
 def format_long(ads) -> str:
-    blocks = ["\n".join(f"{name} = {unparse_old(expr)}" for name, expr in _sorted_items(ad)) for ad in ads]
+    blocks = ["\n".join(f"{printable(name)} = {unparse_old(expr)}" for name, expr in _sorted_items(ad)) for ad in ads]
     return "\n\n".join(blocks) + ("\n" if blocks else "")
 
 
@@ -62,7 +71,7 @@ def format_new(ads) -> str:
 
     blocks = []
     for ad in ads:
-        lines = [f"    {name} = {unparse(expr)};" for name, expr in _sorted_items(ad)]
+        lines = [f"    {printable(name)} = {unparse(expr)};" for name, expr in _sorted_items(ad)]
         blocks.append("[\n" + "\n".join(lines) + "\n]")
     return "\n".join(blocks) + ("\n" if blocks else "")
 
