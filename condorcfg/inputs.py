@@ -8,6 +8,14 @@ than :data:`MAX_INPUT_SIZE`, a binary file (NUL bytes) and, where the format
 requires it, text that is not UTF-8.  Every refusal is a
 :class:`~condorcfg.diagnostics.CondorcfgError` whose diagnostic names the file
 and the reason, with one of the reader's unusable-input codes.
+
+YAML files (machine profiles, the project's ``.condorcfg.yaml``) come with the pull
+request too, and YAML has two ways to cost far more than its size: a pure-Python
+parser (ruamel.yaml reads about 150 KiB a second) and aliases, which repeat a
+node without repeating its text (a "billion laughs" file of a few hundred bytes
+holds 10**9 values).  :data:`MAX_YAML_SIZE` bounds the first;
+:func:`check_expanded_size` refuses a document whose values, counted as often as
+aliases repeat them, exceed :data:`MAX_YAML_VALUES`, before anything walks it.
 """
 from __future__ import annotations
 
@@ -18,6 +26,8 @@ import sys
 from condorcfg.diagnostics import CondorcfgError, error
 
 MAX_INPUT_SIZE = 16 * 1024 * 1024  # the configuration reader's bound too
+MAX_YAML_SIZE = 256 * 1024  # YAML text read at all (ruamel.yaml is pure Python: ~1.7 s for this much)
+MAX_YAML_VALUES = 200_000  # values in a YAML or JSON document, each alias counted as what it repeats
 STDIN = "-"
 
 
@@ -75,3 +85,62 @@ def _decode(data: bytes, shown: str, what: str, utf8_only: bool) -> str:
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         raise CondorcfgError(error(f"the {what} is not UTF-8 text (byte 0x{data[exc.start]:02x})", shown, line,
                                    column, code="unreadable-file"))
+
+
+def check_expanded_size(data, shown: str, what: str, code: str, limit: int = MAX_YAML_VALUES) -> None:
+    """Refuse ``data`` (a loaded YAML/JSON document) holding more than ``limit`` values once aliases
+    are expanded, or a recursive structure (``&a [*a]``), before anything copies or prints it.
+
+    Shared nodes are counted once each, with their expanded size remembered, so this takes
+    time in proportion to the document's own size, not to what its aliases would expand to.
+    """
+    size = expanded_size(data, limit)
+    if size is None:
+        raise CondorcfgError(error(f"the {what} is recursive (a YAML alias inside the node it names); "
+                                   f"it is refused", shown, code=code))
+    if size > limit:
+        raise CondorcfgError(error(f"the {what} holds more than {limit:,} values once its YAML aliases are "
+                                   f"expanded (MAX_YAML_VALUES); it is refused", shown, code=code))
+
+
+def expanded_size(data, limit: int) -> int | None:
+    """Values in ``data`` with every shared node counted each time it appears (stops past ``limit``).
+
+    None for a structure that contains itself.  Iterative: deep nesting cannot overflow the stack.
+    """
+    containers = (dict, list, tuple, set, frozenset)
+    if not isinstance(data, containers):
+        return 1
+    sizes: dict[int, int] = {}
+    open_: set[int] = set()  # containers whose parts are still being counted (a path from the root)
+    stack = [(data, False)]
+    while stack:
+        node, counted = stack.pop()
+        key = id(node)
+        parts = _parts(node)
+        if counted:
+            total = 1 + sum(sizes[id(p)] if isinstance(p, containers) else 1 for p in parts)
+            sizes[key] = total
+            open_.discard(key)
+            if total > limit:
+                return total
+            continue
+        if key in sizes:
+            continue
+        if key in open_:
+            return None
+        open_.add(key)
+        stack.append((node, True))
+        for part in parts:
+            if isinstance(part, containers):
+                if id(part) in open_:
+                    return None
+                if id(part) not in sizes:
+                    stack.append((part, False))
+    return sizes[id(data)]
+
+
+def _parts(node) -> list:
+    if isinstance(node, dict):
+        return [*node.keys(), *node.values()]
+    return list(node)

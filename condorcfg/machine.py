@@ -34,13 +34,21 @@ on every computer):
 Values are checked: counts and sizes are whole, non-negative numbers
 (``cpus`` at least 1) below a bound far above any real machine
 (:data:`LIMITS`); text keys take a single value; ``resources`` quantities
-are finite numbers.  A profile that breaks a rule, is not a mapping, or is not
-UTF-8 YAML/JSON is a :class:`CondorcfgError` naming the file and the key.
+are finite numbers, its tags are attribute names (at most
+:data:`MAX_RESOURCE_TAGS` of them), and the id lists of ``gpus`` and
+``resources`` together hold at most :data:`MAX_IDS` ids.  A profile comes with
+the pull request like the configuration, so its size is bounded too: YAML text
+up to ``inputs.MAX_YAML_SIZE``, and no more than ``inputs.MAX_YAML_VALUES``
+values once YAML aliases are expanded.  A profile that breaks a rule, is not a
+mapping, or is not UTF-8 YAML/JSON is a :class:`CondorcfgError` naming the file
+and the key.
 """
 from __future__ import annotations
 
 import json
 import os
+import re
+import reprlib
 from dataclasses import dataclass, field, fields
 
 from condorcfg.diagnostics import CondorcfgError, error
@@ -125,7 +133,10 @@ class MachineProfile:
 LIMITS = {"cpus": (1, 65536), "memory": (0, 2 ** 40), "disk": (0, 2 ** 50), "swap": (0, 2 ** 50),
           "gpus": (0, 65536)}
 MAX_RESOURCE = 2 ** 50  # the largest custom resource quantity
-MAX_IDS = 65536  # the longest list of GPU or resource ids
+MAX_IDS = 65536  # GPU and resource ids in all the lists of a profile together
+MAX_RESOURCE_TAGS = 64  # custom resources in ``resources``
+MAX_ID_LENGTH = 256  # characters of one id (GPU-0123abcd, /dev/fpga0 ...)
+_TAG = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 
 
 def _problem(message: str, where: str) -> CondorcfgError:
@@ -151,21 +162,37 @@ def _whole_number(name: str, value, where: str) -> int:
     return number
 
 
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxlist, _REPR.maxdict, _REPR.maxtuple, _REPR.maxset = 2, 4, 4, 4, 4
+_REPR.maxstring = _REPR.maxother = _REPR.maxlong = 40
+
+
 def _shown(value) -> str:
-    text = repr(value)
+    """A short repr for messages: never walks (or prints) more than a few parts of a big value."""
+    text = _REPR.repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _id_list(name: str, value: list, where: str) -> list[str]:
-    if len(value) > MAX_IDS or not all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
-        raise _problem(f"machine profile key {name!r} must be a list of at most {MAX_IDS} ids (text or numbers)",
-                       where)
+def _id_list(name: str, value: list, where: str, budget: list | None = None) -> list[str]:
+    """Ids as text; ``budget`` ([ids left]) is shared by every list of one profile (MAX_IDS in all)."""
+    left = MAX_IDS if budget is None else budget[0]
+    if len(value) > left or not all(_is_id(v) for v in value):
+        raise _problem(f"machine profile key {name!r} must be a list of ids (text of at most {MAX_ID_LENGTH} "
+                       f"characters, or numbers); the profile may hold {MAX_IDS} ids in all its lists", where)
+    if budget is not None:
+        budget[0] -= len(value)
     return [str(v) for v in value]
 
 
-def _resource(tag: str, value, where: str) -> int | float | list[str]:
+def _is_id(value) -> bool:
+    if isinstance(value, str):
+        return len(value) <= MAX_ID_LENGTH
+    return isinstance(value, int) and not isinstance(value, bool) and -(2 ** 63) <= value < 2 ** 64
+
+
+def _resource(tag: str, value, where: str, budget: list | None = None) -> int | float | list[str]:
     if isinstance(value, list):
-        return _id_list(f"resources.{tag}", value, where)
+        return _id_list(f"resources.{tag}", value, where, budget)
     if (isinstance(value, (int, float)) and not isinstance(value, bool) and value == value
             and 0 <= value <= MAX_RESOURCE):
         return value
@@ -173,16 +200,23 @@ def _resource(tag: str, value, where: str) -> int | float | list[str]:
                    f"list of ids, not {_shown(value)}", where)
 
 
-def _coerce(name: str, value, where: str):
+def _coerce(name: str, value, where: str, budget: list | None = None):
     """The profile value of key ``name``, checked (a CondorcfgError naming the key otherwise)."""
     if name in LIMITS and not (name == "gpus" and isinstance(value, list)):
         return _whole_number(name, value, where)
     if name == "gpus":
-        return _id_list("gpus", value, where)
+        return _id_list("gpus", value, where, budget)
     if name == "resources":
         if not isinstance(value, dict):
             raise _problem("machine profile key 'resources' must be a mapping of Tag: quantity or [ids]", where)
-        return {str(tag): _resource(str(tag), quantity, where) for tag, quantity in value.items()}
+        if len(value) > MAX_RESOURCE_TAGS:
+            raise _problem(f"machine profile key 'resources' may name at most {MAX_RESOURCE_TAGS} resources, "
+                           f"not {len(value)}", where)
+        for tag in value:
+            if not isinstance(tag, str) or not _TAG.fullmatch(tag):
+                raise _problem(f"machine profile resource name {_shown(tag)} must be an attribute name (letters, "
+                               f"digits and _, at most 64 characters)", where)
+        return {tag: _resource(tag, quantity, where, budget) for tag, quantity in value.items()}
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise _problem(f"machine profile key {name!r} must be a single text value, not {_shown(value)}", where)
     return str(value)
@@ -196,10 +230,12 @@ def from_mapping(data: dict, source: str = "<profile>", base: MachineProfile | N
     """
     profile = base or MachineProfile()
     known = {f.name for f in fields(MachineProfile)} - {"source"}
+    ids_left = [MAX_IDS]  # shared by gpus and every resource list
     for key, value in data.items():
         if key not in known:
-            raise _problem(f"unknown machine profile key {key!r}; known keys: {', '.join(sorted(known))}", source)
-        setattr(profile, key, _coerce(key, value, source))
+            raise _problem(f"unknown machine profile key {_shown(key)}; known keys: {', '.join(sorted(known))}",
+                           source)
+        setattr(profile, key, _coerce(key, value, source, ids_left))
     profile.source = source
     return profile
 
@@ -217,18 +253,23 @@ def _syntax_problem(exc: Exception, shown: str, kind: str) -> CondorcfgError:
 
 def load_profile(path: str) -> MachineProfile:
     """Read a YAML or JSON machine profile (UTF-8 text holding one mapping)."""
-    from condorcfg.inputs import read_text
+    from condorcfg.inputs import MAX_YAML_SIZE, check_expanded_size, read_text
 
     text, shown = read_text(path, "machine profile", utf8_only=True)
+    is_json = path.endswith(".json")
+    if not is_json and len(text) > MAX_YAML_SIZE:  # ruamel.yaml is pure Python: bound what it parses
+        raise _problem(f"the YAML machine profile is larger than {MAX_YAML_SIZE} characters (MAX_YAML_SIZE); "
+                       f"write a long id list as a JSON profile", shown)
     try:
-        if path.endswith(".json"):
+        if is_json:
             data = json.loads(text)
         else:
             from ruamel.yaml import YAML
 
             data = YAML(typ="safe").load(text)
     except Exception as exc:  # any parse error of the profile is a user error (also RecursionError)
-        raise _syntax_problem(exc, shown, "JSON" if path.endswith(".json") else "YAML")
+        raise _syntax_problem(exc, shown, "JSON" if is_json else "YAML")
+    check_expanded_size(data, shown, "machine profile", "bad-profile")
     if not isinstance(data, dict):
         found = "an empty document" if data is None else f"a {type(data).__name__}"
         raise _problem(f"machine profile must be a mapping of keys to values, not {found}", shown)

@@ -15,10 +15,14 @@ ad.  The match ad is only built when an expression can actually see it.
 
 Limits, as HTCondor's EvalState: a circular reference evaluates to
 UNDEFINED at the point it re-enters; nesting depth is budgeted (400, counted
-over operators and attribute references like the C++); a single evaluation
-may dereference at most ``MAX_DEREFS`` attributes (the C++ caps total node
-evaluations at 10 million, which pure Python cannot afford) — past either
-limit the whole evaluation fails and :func:`evaluate` returns ERROR.
+over operators and attribute references like the C++).  Work is paid from the
+command's :class:`~condorcfg.classad.budget.Budget` (the C++ caps the node
+evaluations of one evaluation at 10 million; condorcfg caps what a whole command
+spends, see :mod:`condorcfg.classad.budget`): an evaluation pays for the nodes
+of its expression, every attribute dereference for the nodes of the expression
+it evaluates, and long strings compared pay for their length.  Past the depth
+limit, or when the budget is spent, the whole evaluation fails and
+:func:`evaluate` returns ERROR.
 """
 from __future__ import annotations
 
@@ -26,14 +30,18 @@ import math
 import time as _time
 
 from condorcfg.classad import ast
+from condorcfg.classad import budget as _budget
+from condorcfg.classad.budget import Budget, BudgetSpent
 from condorcfg.classad.values import ERROR, UNDEFINED, AbsTime, ClassAd, ClassAdList, RelTime
 
 INT_MIN = -(1 << 63)
 INT_MAX = (1 << 63) - 1
 _MASK = (1 << 64) - 1
 MAX_DEPTH = 400
-MAX_DEREFS = 2_000_000
 _INF = math.inf
+PARSE_UNITS_PER_CHAR = 16  # parsing text costs about this much work per character (measured: ~6 us/char)
+LONG_STRING = 4096  # strings longer than this pay work for their length when compared or handed to functions
+CHARS_PER_UNIT = 64  # ... one unit per this many characters (C-speed scanning)
 
 
 class EvalFailure(Exception):
@@ -48,17 +56,29 @@ _MISS = _Miss()
 
 
 class _State:
-    """Per-evaluation state: budgets, the in-progress set, the clock and the two-ad context."""
+    """Per-evaluation state: depth and work budgets, the in-progress set, the clock and the two-ad context.
 
-    __slots__ = ("depth", "steps", "stack", "now", "left", "right", "match", "root", "lctx", "rctx", "alternate")
+    ``steps`` is work drawn from ``budget`` (the command's) and not used yet: the hot
+    path counts in this local int and draws more when it goes negative.
+    """
 
-    def __init__(self, now=None):
+    __slots__ = ("depth", "steps", "budget", "stack", "now", "left", "right", "match", "root", "lctx", "rctx",
+                 "alternate")
+
+    def __init__(self, now=None, budget: Budget | None = None):
         self.depth = MAX_DEPTH
-        self.steps = MAX_DEREFS
+        self.steps = 0
+        self.budget = budget if budget is not None else (_budget.current() or Budget())
         self.stack = set()
         self.now = now
         self.left = self.right = self.match = self.root = self.lctx = self.rctx = None
         self.alternate = None  # (ad, other ad): an extra alternate scope (evalInEachContext's nested ad)
+
+    def pay(self, units: int) -> None:
+        """Spend ``units`` of work (raises BudgetSpent when the command has none left)."""
+        self.steps -= units
+        if self.steps < 0:
+            self.budget.refill(self)
 
     def clock(self) -> float:
         now = self.now
@@ -102,21 +122,41 @@ _SPECIAL = frozenset(("toplevel", "root", "self", "parent", "my", "currenttime")
 # ---------------------------------------------------------------------------
 # Compilation
 
-_node_cache: dict[int, tuple] = {}  # id(node) -> (node, fn, maxd); the node is kept alive so ids stay valid
-_text_cache: dict[tuple, tuple] = {}  # (text, native) -> (fn, maxd) or the syntax error
+_node_cache: dict[int, tuple] = {}  # id(node) -> (node, fn, maxd, cost); the node is kept alive so ids stay valid
+_text_cache: dict[tuple, tuple] = {}  # (text, native) -> (fn, maxd, cost) or the syntax error
 _CACHE_LIMIT = 20000
 
 
 def compiled(node) -> tuple:
     """``(fn, maxd)`` for a tree: ``fn(cur, st)`` evaluates it; maxd is its static nesting depth."""
+    fn, maxd, _ = compiled_with_cost(node)
+    return fn, maxd
+
+
+def compiled_with_cost(node) -> tuple:
+    """``(fn, maxd, cost)``: cost is the work one evaluation of the tree is charged (its node count)."""
     hit = _node_cache.get(id(node))
     if hit is not None and hit[0] is node:
-        return hit[1], hit[2]
+        return hit[1], hit[2], hit[3]
     fn, maxd = _compile(node, 0)
+    cost = tree_size(node)
     if len(_node_cache) >= _CACHE_LIMIT:
         _node_cache.clear()
-    _node_cache[id(node)] = (node, fn, maxd)
-    return fn, maxd
+    _node_cache[id(node)] = (node, fn, maxd, cost)
+    return fn, maxd, cost
+
+
+def tree_size(node) -> int:
+    """The number of nodes of a tree: an upper bound of the nodes one evaluation of it runs."""
+    count = 0
+    stack = [node]
+    children = ast.children
+    while stack:
+        current = stack.pop()
+        count += 1
+        if isinstance(current, ast.Node):
+            stack.extend(children(current))
+    return count
 
 
 def _parse(text: str, native: bool = False):
@@ -129,11 +169,17 @@ def _parse(text: str, native: bool = False):
 
 def compiled_text(text: str, native: bool = False) -> tuple:
     """Parse and compile expression text (cached); raises the parser's ClassAdSyntaxError."""
+    fn, maxd, _ = compiled_text_with_cost(text, native)
+    return fn, maxd
+
+
+def compiled_text_with_cost(text: str, native: bool = False) -> tuple:
+    """``(fn, maxd, cost)`` of expression text (cached); raises the parser's ClassAdSyntaxError."""
     key = (text, native)
     hit = _text_cache.get(key)
     if hit is None:
         try:
-            hit = compiled(_parse(text, native))
+            hit = compiled_with_cost(_parse(text, native))
         except Exception as exc:  # remember syntax errors too: the same bad text comes back often
             hit = exc
         if len(_text_cache) >= _CACHE_LIMIT:
@@ -145,10 +191,15 @@ def compiled_text(text: str, native: bool = False) -> tuple:
 
 
 def _entry_code(entry) -> None:
-    """Fill the compiled slots of an ad entry ``[spelling, expr, fn, maxd, constant]``."""
+    """Fill the compiled slots of an ad entry ``[spelling, expr, fn, maxd, constant-or-cost]``.
+
+    A literal entry gets maxd -1 and its value in slot 4; any other gets in slot 4 the
+    work a dereference of it is charged (the node count of its expression).
+    """
     expr = entry[1]
+    cost = 1
     if isinstance(expr, ast.Node):
-        fn, maxd = compiled(expr)
+        fn, maxd, cost = compiled_with_cost(expr)
     elif isinstance(expr, str):
         try:
             node = _parse(expr)
@@ -156,7 +207,7 @@ def _entry_code(entry) -> None:
             fn, maxd = _const(ERROR), 0
         else:
             entry[1] = expr = node  # the ad now holds the tree (what HTCondor stores)
-            fn, maxd = compiled(node)
+            fn, maxd, cost = compiled_with_cost(node)
     elif isinstance(expr, (ClassAd, ClassAdList)):
         fn, maxd = _const(expr), 0
     else:
@@ -165,6 +216,8 @@ def _entry_code(entry) -> None:
         # a literal cannot recurse: readers take the value straight from the entry
         entry[4] = expr.value
         maxd = -1
+    else:
+        entry[4] = cost
     entry[3] = maxd
     entry[2] = fn
 
@@ -216,9 +269,9 @@ def _deref(entry, ad, st, p):
     nb = budget - p
     if entry[3] > nb:
         raise EvalFailure("expression nesting exceeds HTCondor's depth limit")
-    st.steps -= 1
+    st.steps -= entry[4]  # the nodes of the expression about to run
     if st.steps < 0:
-        raise EvalFailure("evaluation exceeds the work limit")
+        st.budget.refill(st)  # raises BudgetSpent when the command's work is spent
     st.depth = nb
     stack.add(key)
     value = fn(ad, st)
@@ -334,7 +387,8 @@ def definition(node, cur, st):
     if found is _MISS:
         return None
     expr = found[1]
-    if isinstance(expr, str):
+    if isinstance(expr, str):  # text the ad could not parse: parsing it again is slow, it pays
+        st.pay(len(expr) * PARSE_UNITS_PER_CHAR)
         try:
             expr = _parse(expr)
         except Exception:
@@ -619,11 +673,22 @@ def _time_arith(op, a, b):
     return ERROR
 
 
+_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+
+
 def _fold_ascii(s: str) -> str:
-    """Case folding as strcasecmp does it: ASCII letters only."""
+    """Case folding as strcasecmp does it: ASCII letters only (str.translate: no per-character Python loop)."""
     if s.isascii():
         return s.lower()
-    return "".join(c.lower() if c.isascii() else c for c in s)
+    return s.translate(_ASCII_LOWER)
+
+
+def pay_for_length(size: int, budget: Budget | None = None) -> None:
+    """Charge the work of scanning ``size`` characters, when that is long enough to matter."""
+    if size > LONG_STRING:
+        budget = budget or _budget.current()
+        if budget is not None:
+            budget.charge_work(size // CHARS_PER_UNIT)
 
 
 def compare(op: str, a, b):
@@ -635,6 +700,7 @@ def compare(op: str, a, b):
     if x is None or y is None:
         ta, tb = type(a), type(b)
         if ta is str and tb is str:
+            pay_for_length(len(a) + len(b))
             x, y = _fold_ascii(a), _fold_ascii(b)
         elif ta is AbsTime and tb is AbsTime or ta is RelTime and tb is RelTime:
             x, y = a.seconds, b.seconds
@@ -670,6 +736,8 @@ def identical(a, b):
         return a.seconds == b.seconds
     if a is UNDEFINED or a is ERROR:
         return a is b
+    if ta is str:
+        pay_for_length(len(a) + len(b))
     return a == b
 
 
@@ -779,7 +847,10 @@ def _fold(fn, *children):
         v = child.value
         if not (isinstance(v, _SCALARS) or v is UNDEFINED or v is ERROR):
             return fn
-    return _const(fn(None, _State()))
+    try:  # compile time: a budget of its own, so compiling never depends on what a command has spent
+        return _const(fn(None, _State(budget=Budget())))
+    except (EvalFailure, BudgetSpent):
+        return fn
 
 
 def _c_binary(node, d):
@@ -911,6 +982,8 @@ def _binary_closure(op, lf, rf):
             if (ta is int or ta is float) and (tb is int or tb is float):
                 return pyop(a, b)
             if ta is str and tb is str:
+                if len(a) + len(b) > LONG_STRING:
+                    pay_for_length(len(a) + len(b), st.budget)
                 if a.isascii() and b.isascii():
                     return pyop(a.lower(), b.lower())
                 return pyop(_fold_ascii(a), _fold_ascii(b))
@@ -1018,15 +1091,30 @@ def evaluate(expr_or_text, my=None, target=None, now=None):
     etc.  Returns a Python value: bool, int, float, str, ClassAdList, ClassAd,
     AbsTime, RelTime, UNDEFINED or ERROR.  Text that does not parse raises the
     parser's ClassAdSyntaxError.
+
+    The work is paid from the command's budget (:func:`condorcfg.classad.budget.command_budget`);
+    outside one, this evaluation gets a budget of its own.  A spent budget gives ERROR.
     """
     if isinstance(expr_or_text, str):
-        fn, maxd = compiled_text(expr_or_text)
+        fn, maxd, cost = compiled_text_with_cost(expr_or_text)
     else:
         hit = _node_cache.get(id(expr_or_text))
         if hit is not None and hit[0] is expr_or_text:
-            fn, maxd = hit[1], hit[2]
+            fn, maxd, cost = hit[1], hit[2], hit[3]
         else:
-            fn, maxd = compiled(expr_or_text)
+            fn, maxd, cost = compiled_with_cost(expr_or_text)
+    budget = _budget.current()
+    if budget is None:  # no command around: this evaluation is the command
+        token = _budget.activate(Budget())
+        try:
+            return _run(fn, maxd, cost, my, target, now)
+        finally:
+            _budget.deactivate(token)
+    return _run(fn, maxd, cost, my, target, now)
+
+
+def _run(fn, maxd, cost, my, target, now):
+    """Evaluate a compiled expression with the current budget; failures of any budget give ERROR."""
     my_ad = my if my is None or type(my) is ClassAd else as_ad(my)
     st = _State(now)
     if target is not None:
@@ -1039,18 +1127,22 @@ def evaluate(expr_or_text, my=None, target=None, now=None):
     if maxd > MAX_DEPTH:
         return ERROR
     try:
+        st.pay(cost)
         return fn(my_ad, st)
-    except EvalFailure:
+    except (EvalFailure, BudgetSpent):
         return ERROR
     except RecursionError:  # Python's own stack, should the budgets above ever not suffice
         return ERROR
+    finally:
+        st.budget.give_back(st)
 
 
 def evaluate_in(node, cur, st):
-    """Evaluate a tree inside another evaluation (used by eval(), evalInEachContext ...)."""
-    fn, maxd = compiled(node)
+    """Evaluate a tree inside another evaluation, paying for its nodes from the same budget."""
+    fn, maxd, cost = compiled_with_cost(node)
     if maxd > st.depth:
         raise EvalFailure("expression nesting exceeds HTCondor's depth limit")
+    st.pay(cost)
     return fn(cur, st)
 
 
@@ -1064,8 +1156,10 @@ def to_python(value, now=None, _depth=0):
         for i in range(len(value)):
             try:
                 item = list_item(value, i, st)
-            except (EvalFailure, RecursionError):
+            except (EvalFailure, BudgetSpent, RecursionError):
                 item = ERROR
+            finally:
+                st.budget.give_back(st)
             out.append(to_python(item, now, _depth + 1))
         return out
     if isinstance(value, ClassAd):
@@ -1075,8 +1169,10 @@ def to_python(value, now=None, _depth=0):
         for entry in list(value._data.values()):
             try:
                 item = _deref(entry, value, st, 0)
-            except (EvalFailure, RecursionError):
+            except (EvalFailure, BudgetSpent, RecursionError):
                 item = ERROR
+            finally:
+                st.budget.give_back(st)
             out[entry[0]] = to_python(item, now, _depth + 1)
         return out
     return value

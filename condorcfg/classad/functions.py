@@ -12,11 +12,14 @@
 A wrong argument count and an unknown function both evaluate to ERROR, as in
 HTCondor (a call to an unknown name parses fine).
 
-Regular expressions use Python's ``re`` after translating the PCRE2 syntax
-that differs.  Backtracking can explode on hostile patterns, so a match
-whose worst case (estimated from the pattern's unbounded quantifiers and the
-subject length) could be slow runs in a separate Python process with a time
-limit (``REGEX_TIMEOUT``); a timeout gives ERROR, like PCRE2's match limit.
+Regular expressions use the ``regex`` module after translating the PCRE2 syntax
+that differs.  Backtracking can explode on hostile patterns, so every match runs
+with a timeout: what is left of the command's regex time
+(:data:`condorcfg.classad.budget.REGEX_SECONDS`, shared by every regex the command
+matches).  A match that runs out gives ERROR, like one that hits PCRE2's match
+limit in HTCondor, and so does every later one.  Functions also pay work and bytes
+from the command's budget for long inputs and the values they build (see
+:func:`compile_call`).
 """
 from __future__ import annotations
 
@@ -27,13 +30,15 @@ import re
 import time as _time
 
 from condorcfg.classad import ast
+from condorcfg.classad import budget as _budget
+from condorcfg.classad.budget import Budget
 from condorcfg.classad.evaluator import (
-    INT_MAX, INT_MIN, EvalFailure, arith, compare, identical, list_item, wrap,
+    INT_MAX, INT_MIN, LONG_STRING, PARSE_UNITS_PER_CHAR, EvalFailure, arith, compare, identical, list_item,
+    pay_for_length, wrap,
 )
 from condorcfg.classad.values import ERROR, UNDEFINED, AbsTime, ClassAd, ClassAdList, RelTime
 
 MAX_STRING = 16 * 1024 * 1024  # longer results become ERROR (bounds memory on hostile input)
-REGEX_TIMEOUT = 2.0
 _NUMBER = (int, float)
 
 
@@ -90,10 +95,19 @@ def format_abstime(value: AbsTime) -> str:
         tm.tm_year, tm.tm_mon, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, sign, off // 3600, off % 3600 // 60)
 
 
+PRINT_CHARS_PER_UNIT = 4  # printing an expression costs about a unit of work per this many characters
+
+
 def _unparse(value) -> str:
+    """HTCondor's print of a value or tree; paid for by length (the printer walks the tree in Python)."""
     from condorcfg.classad.printer import unparse
 
-    return unparse(value)
+    text = unparse(value)
+    if len(text) > PRINT_CHARS_PER_UNIT:
+        budget = _budget.current()
+        if budget is not None:
+            budget.charge_work(len(text) // PRINT_CHARS_PER_UNIT)
+    return text
 
 
 def to_string(v):
@@ -134,15 +148,7 @@ def strtod_prefix(text: str):
     neg = token.startswith("-")
     low = body.lower()
     if low.startswith("0x"):
-        digits = low[2:]
-        mant, _, exp = digits.partition("p")
-        whole, _, frac = mant.partition(".")
-        value = float(int(whole or "0", 16)) + (int(frac, 16) / 16 ** len(frac) if frac else 0.0)
-        if exp:
-            try:
-                value = math.ldexp(value, int(exp))
-            except OverflowError:
-                value = math.inf
+        value = _hex_float(low)
         return -value if neg else value
     if low.startswith("inf"):
         return -math.inf if neg else math.inf
@@ -152,6 +158,23 @@ def strtod_prefix(text: str):
         return float(token)
     except ValueError:  # pragma: no cover - the pattern only admits valid floats
         return None
+
+
+def _hex_float(low: str) -> float:
+    """strtod of ``0x<hex>[.<hex>][p<exp>]`` (lower case, no sign): overflow is infinity, as HUGE_VAL.
+
+    float.fromhex reads any length at C speed (no int of thousands of digits, no 16 ** n).
+    """
+    mant, _, exp = low.partition("p")
+    if exp and len(exp.lstrip("+-").lstrip("0")) > 9:  # |exponent| >= 10**9: infinity or zero
+        zero = exp.startswith("-") or not mant.strip("0x.")
+        return 0.0 if zero else math.inf
+    try:
+        return float.fromhex(low if mant != "0x." else "0x0")
+    except OverflowError:
+        return math.inf
+    except ValueError:
+        return 0.0
 
 
 def real_to_int(value: float) -> int:
@@ -175,8 +198,20 @@ def to_int(v):
     if v is UNDEFINED:
         return UNDEFINED
     if t is AbsTime or t is RelTime:
+        if isinstance(v.seconds, float) and not math.isfinite(v.seconds):
+            return INT32_MIN  # HTCondor keeps times in a C int: infinity and NaN become INT_MIN
         return real_to_int(float(v.seconds)) if isinstance(v.seconds, float) else int(v.seconds)
     return ERROR
+
+
+INT32_MIN = -(1 << 31)
+
+
+def seconds_int(seconds) -> int:
+    """A time's seconds as the C++ reads them into an int: infinity and NaN give INT_MIN (no exception)."""
+    if isinstance(seconds, float) and not math.isfinite(seconds):
+        return INT32_MIN
+    return int(seconds)
 
 
 def to_real(v):
@@ -191,7 +226,9 @@ def to_real(v):
     if v is UNDEFINED:
         return UNDEFINED
     if t is AbsTime or t is RelTime:
-        return float(int(v.seconds)) if t is AbsTime else float(v.seconds)
+        if t is RelTime and isinstance(v.seconds, float) and math.isfinite(v.seconds):
+            return float(v.seconds)
+        return float(seconds_int(v.seconds))
     return ERROR
 
 
@@ -209,7 +246,7 @@ def to_bool(v):
             return False
         return UNDEFINED
     if t is RelTime:
-        return int(v.seconds) != 0
+        return seconds_int(v.seconds) != 0
     if v is UNDEFINED:
         return UNDEFINED
     return ERROR
@@ -256,8 +293,10 @@ def _if_then_else(call):
     return call.arg(1) if truth else call.arg(2)
 
 
+
+
 def _eval(call):
-    from condorcfg.classad.evaluator import compiled_text
+    from condorcfg.classad.evaluator import _text_cache, compiled_text_with_cost
 
     text = to_string(call.arg(0))
     if not isinstance(text, str):
@@ -265,20 +304,30 @@ def _eval(call):
     st = call.st
     if st.depth - call.depth <= 0:
         raise EvalFailure("eval() nested too deeply")
+    if (text, True) not in _text_cache:  # text not parsed yet: parsing is slow, it pays by length
+        st.pay(len(text) * PARSE_UNITS_PER_CHAR)
     try:
-        fn, maxd = compiled_text(text, native=True)
+        fn, maxd, cost = compiled_text_with_cost(text, native=True)
     except Exception:  # does not parse
         return ERROR
     budget = st.depth
     st.depth = budget - call.depth - 1
     if maxd > st.depth:
         raise EvalFailure("expression nesting exceeds HTCondor's depth limit")
+    st.pay(cost)
     value = fn(call.cur, st)
     st.depth = budget
     return value
 
 
 def _unparse_fn(call):
+    text = _unparse_attr(call)
+    if type(text) is str:
+        _pay_value(text, call.st.budget)  # printing a long expression makes a long string
+    return text
+
+
+def _unparse_attr(call):
     node = call.nodes[0]
     if not isinstance(node, (ast.AttrRef, ast.Select)):  # HTCondor: any attribute reference node
         return ERROR
@@ -297,10 +346,15 @@ def _debug(call):
     return call.arg(0)
 
 
-def _external_refs(node, ad, seen, out, depth=0):
-    """Names an expression needs from outside ``ad`` (unresolved()), following internal references."""
+def _external_refs(node, ad, seen, out, depth=0, st=None):
+    """Names an expression needs from outside ``ad`` (unresolved()), following internal references.
+
+    Each node visited costs a unit of ``st``'s work: the walk follows the whole ad, not one expression.
+    """
     if depth > 200:
         return
+    if st is not None:
+        st.pay(1)
     if isinstance(node, ast.AttrRef):
         if node.scope in ("TARGET", "OTHER"):
             out.append(node.name)
@@ -315,17 +369,19 @@ def _external_refs(node, ad, seen, out, depth=0):
             if id(entry) not in seen:
                 seen.add(id(entry))
                 expr = entry[1]
-                if isinstance(expr, str):
+                if isinstance(expr, str):  # text the ad could not parse: parsing it again is slow, it pays
                     from condorcfg.classad.evaluator import _parse
 
+                    if st is not None:
+                        st.pay(len(expr) * PARSE_UNITS_PER_CHAR)
                     try:
                         expr = _parse(expr)
                     except Exception:
                         return
-                _external_refs(expr, ad, seen, out, depth + 1)
+                _external_refs(expr, ad, seen, out, depth + 1, st)
         return
     for child in ast.children(node):
-        _external_refs(child, ad, seen, out, depth + 1)
+        _external_refs(child, ad, seen, out, depth + 1, st)
 
 
 
@@ -338,7 +394,7 @@ def _unresolved(call):
     if entry is None:
         return UNDEFINED
     out: list = []
-    _external_refs(ast.AttrRef(node.name), cur, set(), out)
+    _external_refs(ast.AttrRef(node.name), cur, set(), out, 0, call.st)
     names = []
     seen = set()
     for name in out:
@@ -346,7 +402,9 @@ def _unresolved(call):
             seen.add(name.lower())
             names.append(name)
     if len(call.nodes) == 1:
-        return ",".join(names)
+        text = ",".join(names)
+        _pay_value(text, call.st.budget)
+        return text
     pattern = call.arg(1)
     if pattern is UNDEFINED or pattern is ERROR:
         return pattern
@@ -364,7 +422,7 @@ def _unresolved(call):
 def _each_context_values(call):
     """compat_classad's evalInEachContext: ``expr`` (an attribute reference is replaced by the
     expression it names, looked up in the current match) evaluated inside each ad of the list."""
-    from condorcfg.classad.evaluator import _State, compiled, definition
+    from condorcfg.classad.evaluator import _State, compiled, compiled_with_cost, definition
 
     st = call.st
     expr = call.nodes[0]
@@ -382,8 +440,9 @@ def _each_context_values(call):
         if not isinstance(lst, ClassAdList):
             return ERROR
         elements = [(item, lst.scope) for item in lst]
-    fn, maxd = compiled(expr)
+    fn, maxd, cost = compiled_with_cost(expr)
     out = []
+    st.budget.charge_bytes(len(elements) * LIST_ITEM_BYTES)  # the list of results
     for item_node, scope in elements:
         item_fn, _ = compiled(item_node)
         nested = item_fn(scope, st)
@@ -392,7 +451,7 @@ def _each_context_values(call):
             continue
         # a fresh evaluation state rooted at the nested ad; in a match the nested ad looks
         # up missing names in the other side, like the ad it sits in
-        inner = _State(st.now)
+        inner = _State(st.now, st.budget)
         inner.left, inner.right = st.left, st.right
         top = nested
         while top.parent is not None:
@@ -405,10 +464,15 @@ def _each_context_values(call):
         if maxd > inner.depth:
             out.append(ERROR)
             continue
+        # the nested evaluation draws from the same budget: hand it this evaluation's pool
+        inner.steps, st.steps = st.steps, 0
         try:
+            inner.pay(cost)  # the expression runs once per element
             out.append(fn(nested, inner))
         except EvalFailure:
             out.append(ERROR)
+        finally:
+            st.steps, inner.steps = inner.steps, 0
     return out
 
 
@@ -522,7 +586,10 @@ def _quantize(st, a, b):
             return a
         if type(a) is int:
             return wrap(_c_div(a + b - 1, b) * b)
-        return float(math.ceil(ra / b)) * b
+        quotient = ra / b
+        if not math.isfinite(quotient):  # ceil() of infinity or NaN: the C++ gives it back unchanged
+            return quotient * b
+        return float(math.ceil(quotient)) * b
     if -1e-8 <= rbase <= 1e-8:
         return a
     return float(math.ceil(ra / rbase) * rbase) if math.isfinite(ra / rbase) else ra / rbase * rbase
@@ -556,12 +623,16 @@ _random_gen = _random_module.Random()
 
 def _strcat(*args):
     out = []
+    total = 0
     for v in args:
         s = to_string(v)
         if s is UNDEFINED or s is ERROR:
             return s
+        total += len(s)
+        if total > MAX_STRING:  # before joining: the same long string given many times must not be built
+            return ERROR
         out.append(s)
-    return _checked("".join(out))
+    return "".join(out)
 
 
 def _join(st, *args):
@@ -588,7 +659,10 @@ def _join(st, *args):
             parts.append(s)
     if saw_undefined and not parts:
         return UNDEFINED
-    return _checked((sep or "").join(parts))
+    sep = sep or ""
+    if sum(map(len, parts)) + len(sep) * max(len(parts) - 1, 0) > MAX_STRING:  # checked before building it
+        return ERROR
+    return sep.join(parts)
 
 
 def _change_case(upper):
@@ -598,7 +672,7 @@ def _change_case(upper):
             return s
         if s.isascii():
             return s.upper() if upper else s.lower()
-        return "".join((c.upper() if upper else c.lower()) if c.isascii() else c for c in s)
+        return s.translate(_ASCII_UPPER if upper else _ASCII_LOWER)  # ASCII letters only, as the C++
     return change
 
 
@@ -617,6 +691,9 @@ def _substr(s, off, length=None):
         return UNDEFINED
     if type(s) is not str or type(off) is not int or (length is not None and type(length) is not int):
         return ERROR
+    off = _int32(off)  # the C++ reads both into an int: INT64_MAX is -1 there
+    if length is not None:
+        length = _int32(length)
     n = len(s)
     if off < 0:
         off = max(n + off, 0)
@@ -651,52 +728,64 @@ def _bytes(s: str) -> bytes:
 
 
 def natural_cmp(s1: bytes, s2: bytes) -> int:
-    """strverscmp-like comparison, returning HTCondor's raw difference (C chars are signed)."""
-    s1 = [c - 256 if c > 127 else c for c in s1]
-    s2 = [c - 256 if c > 127 else c for c in s2]
+    """strverscmp-like comparison, returning HTCondor's raw difference (C chars are signed).
+
+    Each step is a C-speed operation (slice compares, regex runs), so long strings cost
+    no per-character Python loop.
+    """
     n1, n2 = len(s1), len(s2)
-    i = 0
-    while i < n1 and i < n2 and s1[i] == s2[i]:
-        i += 1
-    c1 = s1[i] if i < n1 else 0
-    c2 = s2[i] if i < n2 else 0
+    i = _common_prefix(s1, s2)
+    c1 = _signed(s1[i]) if i < n1 else 0
+    c2 = _signed(s2[i]) if i < n2 else 0
     if c1 == c2:
         return 0
-
-    def isdigit(c):
-        return 48 <= c <= 57
-
-    def at(s, j):
-        return s[j] if j < len(s) else 0
-
-    nb = i
-    while nb > 0 and isdigit(s1[nb - 1]):
-        nb -= 1
-    if nb == i and (not isdigit(c1) or not isdigit(c2)):
+    head = s1[:i]
+    nb = len(head.rstrip(b"0123456789"))  # start of the run of digits the common part ends with
+    if nb == i and (not _isdigit(c1) or not _isdigit(c2)):
         return c1 - c2
-    z1 = nb
-    while at(s1, z1) == 48:
-        z1 += 1
-    z2 = nb
-    while at(s2, z2) == 48:
-        z2 += 1
-    if z1 > nb and not isdigit(at(s1, z1)):
+    z1 = _ZEROS.match(s1, nb).end()
+    z2 = _ZEROS.match(s2, nb).end()
+    if z1 > nb and not _isdigit(_at(s1, z1)):
         z1 -= 1
-    if z2 > nb and not isdigit(at(s2, z2)):
+    if z2 > nb and not _isdigit(_at(s2, z2)):
         z2 -= 1
-    if z1 - nb != z2 - nb:
-        return (z2 - nb) - (z1 - nb)
+    if z1 != z2:
+        return z2 - z1
     if z1 > nb:
         return c1 - c2
-    e1 = z1
-    while isdigit(at(s1, e1)):
-        e1 += 1
-    e2 = z2
-    while isdigit(at(s2, e2)):
-        e2 += 1
-    if e1 - nb != e2 - nb:
-        return (e1 - nb) - (e2 - nb)
+    e1 = _DIGITS.match(s1, z1).end()
+    e2 = _DIGITS.match(s2, z2).end()
+    if e1 != e2:
+        return e1 - e2
     return c1 - c2
+
+
+_ZEROS = re.compile(rb"0*")
+_DIGITS = re.compile(rb"[0-9]*")
+
+
+def _signed(byte: int) -> int:
+    return byte - 256 if byte > 127 else byte
+
+
+def _isdigit(c: int) -> bool:
+    return 48 <= c <= 57
+
+
+def _at(s: bytes, j: int) -> int:
+    return s[j] if j < len(s) else 0
+
+
+def _common_prefix(a: bytes, b: bytes) -> int:
+    """Length of the common prefix: whole blocks compared at C speed, then the differing block."""
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i:i + 4096] == b[i:i + 4096]:
+        i += 4096
+    i = min(i, n)
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
 
 
 def _version_args(a, b):
@@ -740,9 +829,15 @@ def _split(s, seps=None):
     last = 0
     prev_sep = None  # the last non-blank separator seen
     if seps:
-        for ix, c in enumerate(s):
-            if c not in seps:
-                continue
+        budget = _budget.current()
+        counted = 0
+        for m in _char_class(seps).finditer(s):  # each separator, found at C speed
+            counted += 1
+            if counted == _PAY_EVERY:  # the items are kept (in the list): paid as they come
+                _pay_items(budget, counted, True)
+                counted = 0
+            ix = m.start()
+            c = s[ix]
             if ix > last:
                 out.append(s[last:ix])
             elif prev_sep is not None and prev_sep == c:
@@ -750,6 +845,7 @@ def _split(s, seps=None):
             if not c.isspace():
                 prev_sep = c
             last = ix + 1
+        _pay_items(budget, counted, True)
     if len(s) > last:
         out.append(s[last:])
     return _lit_list(out)
@@ -814,6 +910,8 @@ def _translate_pcre(pattern: str) -> str:
                 out.append(r"[^ \t]")
             elif nxt == "R" and not in_class:
                 out.append(r"(?:\r\n|\n|\r|\x0b|\x0c|\x85)")
+            elif nxt in "mML":  # the regex module's word-start/end and named lists: PCRE2 rejects them
+                raise ValueError(f"PCRE2 has no \\{nxt} escape")
             else:
                 out.append(pattern[i:i + 2])
             i += 2
@@ -844,6 +942,10 @@ def _translate_pcre(pattern: str) -> str:
                 out.append(r"\]")
                 i += 1
             continue
+        if c == "{" and not _PCRE_QUANTIFIER.match(pattern, i):
+            out.append(r"\{")  # PCRE2 reads a brace that starts no {n}, {n,} or {n,m} as itself
+            i += 1
+            continue
         if c == "(" and pattern.startswith("(?<", i) and i + 3 < n and pattern[i + 3] not in "=!":
             out.append("(?P<")
             i += 3
@@ -859,6 +961,145 @@ def _translate_pcre(pattern: str) -> str:
     return "".join(out)
 
 
+_PCRE_QUANTIFIER = re.compile(r"\{[0-9]+(?:,[0-9]*)?\}")
+
+
+# -- keeping the regex module's string search fast ----------------------------------------------
+#
+# On its first search the regex module builds Boyer-Moore tables for each literal string of the
+# pattern, in time cubic in the string's length for repetitive text, and without looking at its
+# timeout: a 2,000-character literal takes seconds, 5,000 a minute.  So no literal may grow long:
+# every _RUN atoms a no-op (?:\B)? ("optionally not at a word boundary": always matches, consumes
+# nothing) is put before the next atom, which the module cannot merge into a string.
+
+_RUN = 32
+_NO_OP = r"(?:\B)?"
+_QUANTIFIER_BRACES = re.compile(r"\{[0-9]*(?:,[0-9]*)?\}")
+_HEADER_TO_CLOSE = ("(?#", "(?P=", "(?P>", "(?&", "(?(", "(?R", "(?+", "(?-", "(?0", "(?1", "(?2", "(?3", "(?4",
+                    "(?5", "(?6", "(?7", "(?8", "(?9")
+
+
+def _break_literal_runs(pattern: str, verbose: bool) -> str:
+    """``pattern`` (Python syntax, as translated) with a no-op before every _RUN-th atom.
+
+    Atoms are characters, escapes, classes and group openings, at any depth; quantifiers,
+    ``|``, ``)`` and anchors are copied as they are, so each still applies to what it
+    followed.  In verbose mode blanks and comments are not atoms (a no-op between an atom
+    and its quantifier would take the quantifier).
+    """
+    if len(pattern) <= _RUN:
+        return pattern
+    out = []
+    i, n = 0, len(pattern)
+    atoms = 0
+    while i < n:
+        c = pattern[i]
+        end = _not_an_atom(pattern, i, verbose)
+        if end:
+            out.append(pattern[i:end])
+            i = end
+            continue
+        if atoms >= _RUN:
+            out.append(_NO_OP)
+            atoms = 0
+        atoms += 1
+        if c == "\\":
+            end = _escape_end(pattern, i)
+        elif c == "[":
+            end = _class_end(pattern, i)
+        elif c == "(":
+            end = _group_header_end(pattern, i)
+        else:
+            end = i + 1
+        out.append(pattern[i:end])
+        i = end
+    return "".join(out)
+
+
+def _not_an_atom(p: str, i: int, verbose: bool) -> int:
+    """The end of what starts at ``i`` when it is no atom (quantifier, ``|``, ``)``, anchor, blank), else 0."""
+    c = p[i]
+    if c in "*+?|)^$":
+        return i + 1
+    if c == "{":
+        m = _QUANTIFIER_BRACES.match(p, i)
+        return m.end() if m else 0
+    if verbose:
+        if c in " \t\n\r\f\v":
+            return i + 1
+        if c == "#":  # a comment, to the end of the line
+            newline = p.find("\n", i)
+            return len(p) if newline < 0 else newline + 1
+    return 0
+
+
+def _escape_end(p: str, i: int) -> int:
+    """The end of the escape at ``i`` (a backslash and what belongs to it: digits, braces, names)."""
+    n = len(p)
+    j = i + 1
+    if j >= n:
+        return n
+    c = p[j]
+    j += 1
+    if c.isdigit():
+        while j < n and j < i + 4 and p[j].isdigit():
+            j += 1
+        return j
+    if c in "xpPNgkuU" and j < n and p[j] in "{<":
+        close = p.find("}" if p[j] == "{" else ">", j)
+        return n if close < 0 else close + 1
+    if c == "x":
+        return min(j + 2, n)
+    if c == "u":
+        return min(j + 4, n)
+    if c == "U":
+        return min(j + 8, n)
+    if c in "pP":
+        return min(j + 1, n)
+    return j
+
+
+def _class_end(p: str, i: int) -> int:
+    """The end of the character class opening at ``i`` (a leading ``]`` is a member)."""
+    n = len(p)
+    j = i + 1
+    if j < n and p[j] == "^":
+        j += 1
+    if j < n and p[j] == "]":
+        j += 1
+    while j < n and p[j] != "]":
+        j += 2 if p[j] == "\\" else 1
+    return min(j + 1, n)
+
+
+def _group_header_end(p: str, i: int) -> int:
+    """The end of a group's opening at ``i``: ``(``, ``(?:``, ``(?P<name>``, ``(?i:`` ...; a whole
+    ``(?#...)``, ``(?P=name)`` or ``(?(cond)`` that names something, since nothing may go inside it."""
+    n = len(p)
+    if not p.startswith("(?", i):
+        return i + 1
+    if p.startswith(_HEADER_TO_CLOSE, i):
+        close = p.find(")", i + 2)
+        return n if close < 0 else close + 1
+    if p.startswith(("(?<=", "(?<!"), i):
+        return i + 4
+    if p.startswith(("(?P<", "(?<"), i):
+        close = p.find(">", i + 2)
+        return n if close < 0 else close + 1
+    if p.startswith("(?'", i):
+        close = p.find("'", i + 3)
+        return n if close < 0 else close + 1
+    if p.startswith(("(?:", "(?=", "(?!", "(?>", "(?|"), i):
+        return i + 3
+    j = i + 2  # inline flags: (?i) (?i-m:
+    while j < n and (p[j].isalpha() or p[j] == "-"):
+        j += 1
+    return min(j + 1, n) if j < n and p[j] in ":)" else j
+
+
+_VERBOSE_FLAG = re.compile(r"\(\?[a-zA-Z-]*x")
+
+
 _POSIX_CLASSES = {
     "alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z", "lower": "a-z",
     "space": r" \t\n\r\f\v", "blank": r" \t", "punct": r"!-/:-@\[-`{-~", "xdigit": "0-9A-Fa-f",
@@ -866,24 +1107,39 @@ _POSIX_CLASSES = {
 }
 
 _regex_cache: dict = {}
+MAX_PATTERN = 65536  # longer patterns give ERROR (HTCondor's own limit is memory)
+_REGEX_CALL_COST = 4  # work units one match costs besides its regex time (the call, the result)
+COMPILE_UNITS_PER_CHAR = 20  # translating and compiling a pattern: about 10 us per character
 
 
-def _compile_regex(pattern: str, opts: str):
+def _compile_regex(pattern: str, opts: str, budget: Budget):
+    """The compiled pattern (cached), or ERROR when it does not compile.
+
+    Matching uses the third-party ``regex`` module: its ``timeout=`` lets every match
+    run in this process under the command's regex time (:mod:`condorcfg.classad.budget`),
+    whatever the pattern; Python's ``re`` cannot be interrupted.  A miss pays work for
+    the translation and compilation, which take time in proportion to the pattern.
+    """
     key = (pattern, opts)
     hit = _regex_cache.get(key)
     if hit is None:
+        import regex as rx  # imported on first use: only expressions with regexes pay for it
+
+        budget.charge_work(len(pattern) * COMPILE_UNITS_PER_CHAR + _REGEX_CALL_COST)
         flags = 0
         if "i" in opts:
-            flags |= re.IGNORECASE
+            flags |= rx.IGNORECASE
         if "m" in opts:
-            flags |= re.MULTILINE
+            flags |= rx.MULTILINE
         if "s" in opts:
-            flags |= re.DOTALL
+            flags |= rx.DOTALL
         if "x" in opts:
-            flags |= re.VERBOSE
+            flags |= rx.VERBOSE
         try:
-            hit = re.compile(_translate_pcre(pattern), flags)
-        except (re.error, RecursionError, OverflowError, ValueError):
+            translated = _translate_pcre(pattern)
+            verbose = "x" in opts or _VERBOSE_FLAG.search(pattern) is not None
+            hit = rx.compile(_break_literal_runs(translated, verbose), flags | rx.VERSION0)
+        except (rx.error, RecursionError, OverflowError, ValueError, TypeError):
             hit = ERROR
         if len(_regex_cache) > 2000:
             _regex_cache.clear()
@@ -891,49 +1147,27 @@ def _compile_regex(pattern: str, opts: str):
     return hit
 
 
-_QUANT = re.compile(r"(?<!\\)(?:[*+]|\{\d*,\})")
+def _regex_op(rx, target: str, opts: str, replace, budget: Budget):
+    """HTCondor's regexp_helper: a bool (no replacement) or the substituted string; ERROR on failure.
 
-
-def _risky(pattern: str, subject_len: int) -> bool:
-    """Could backtracking on this subject take long?  (nested/multiple unbounded quantifiers)"""
-    if subject_len <= 16:
-        return False
-    quantifiers = len(_QUANT.findall(pattern))
-    # a repeated group holding another repetition or an alternation: (a+)+ (a|aa)+ backtrack exponentially
-    nested = re.search(r"\)(?:[*+]|\{\d*,\d*\})", pattern) is not None and (quantifiers > 1 or "|" in pattern)
-    backref = re.search(r"\\[1-9]", pattern) is not None
-    if nested or backref:
-        return True
-    if quantifiers == 0:
-        return False
-    # search tries every start position: roughly n ** (quantifiers + 1) steps in the worst case
-    return subject_len ** (quantifiers + 1) > 1e9
-
-
-def _regex_op(pattern: str, target: str, opts: str, replace):
-    """HTCondor's regexp_helper: a bool (no replacement) or the substituted string; ERROR on failure."""
-    rx = _compile_regex(pattern, opts)
-    if rx is ERROR:
-        return ERROR
+    Runs within the regex time left (``TimeoutError`` when it runs out, counted by the caller).
+    """
+    budget.charge_work(_REGEX_CALL_COST)
     if replace is None:
-        return rx.search(target) is not None
+        return rx.search(target, timeout=budget.regex_left()) is not None
+    template = _template(replace)
     full = "f" in opts
     find_all = "g" in opts
     out = []
     idx = 0
-    n = len(target)
     matched_any = False
     total = 0  # length so far, kept incrementally (summing each time would be quadratic)
-    while True:
-        m = rx.search(target, idx)
-        if m is None:
-            break
+    # one timeout for the whole scan: it also counts the Python work done between matches
+    for m in rx.finditer(target, timeout=budget.regex_left()):
         matched_any = True
         if full:
             out.append(target[idx:m.start()])
-        groups = [m.group(0)] + [g for g in m.groups()]
-        ngroups = _used_groups(m)
-        r = _expand(replace, groups, ngroups)
+        r = _expand(template, m)
         if r is ERROR:
             return ERROR
         out.append(r)
@@ -955,76 +1189,96 @@ def _regex_op(pattern: str, target: str, opts: str, replace):
 
 def _used_groups(m) -> int:
     """PCRE's match count: 1 + the number of the highest group that took part."""
-    last = 0
     for i in range(len(m.groups()), 0, -1):
         if m.start(i) >= 0:
-            last = i
-            break
-    return last + 1
+            return i + 1
+    return 1
 
 
-def _expand(replace: str, groups, ngroups):
+_BACKREF = re.compile(r"\\([0-9])")
+
+
+def _template(replace: str) -> list:
+    """A replacement split once into literal text and group numbers (``\\N``): expanding it is then a join."""
+    parts: list = []
+    last = 0
+    for m in _BACKREF.finditer(replace):
+        parts.append(replace[last:m.start()])
+        parts.append(int(m.group(1)))
+        last = m.end()
+    parts.append(replace[last:])
+    return parts
+
+
+def _expand(template: list, m):
+    """The replacement for one match; ERROR when it names a group past the last that took part."""
+    if len(template) == 1:
+        return template[0]
+    ngroups = _used_groups(m)
     out = []
-    i, n = 0, len(replace)
-    while i < n:
-        c = replace[i]
-        if c == "\\" and i + 1 < n and replace[i + 1].isdigit() and replace[i + 1].isascii():
-            k = ord(replace[i + 1]) - 48
-            if k >= ngroups:
+    for part in template:
+        if type(part) is int:
+            if part >= ngroups:
                 return ERROR
-            out.append(groups[k] or "")
-            i += 2
-            continue
-        out.append(c)
-        i += 1
+            out.append(m.group(part) or "")
+        else:
+            out.append(part)
     return "".join(out)
 
 
-_WORKER = r'''
-import json, sys
-sys.path.insert(0, sys.argv[1])
-from condorcfg.classad import functions
-args = json.loads(sys.stdin.read())
-r = functions._regex_op(*args)
-print(json.dumps(["error"] if r is functions.ERROR else ["ok", r]))
-'''
-_isolated_cache: dict = {}
+def regex_run(pattern: str, target: str, opts: str, replace=None, budget: Budget | None = None):
+    """Match (or substitute) within the command's regex time; ERROR when the time is spent.
 
-
-def _regex_isolated(pattern, target, opts, replace):
-    """Run a possibly-explosive match in a child process with a time limit."""
-    import json
-    import os
-    import subprocess
-    import sys
-
-    key = (pattern, target, opts, replace)
-    if key in _isolated_cache:
-        return _isolated_cache[key]
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    try:
-        proc = subprocess.run([sys.executable, "-S", "-c", _WORKER, root], input=json.dumps([pattern, target, opts,
-                              replace]), capture_output=True, text=True, timeout=REGEX_TIMEOUT)
-        out = json.loads(proc.stdout) if proc.returncode == 0 else ["error"]
-        result = ERROR if out[0] == "error" else out[1]
-    except (subprocess.TimeoutExpired, OSError, ValueError):
-        result = ERROR
-    if len(_isolated_cache) > 500:
-        _isolated_cache.clear()
-    _isolated_cache[key] = result
-    return result
-
-
-def regex_run(pattern: str, target: str, opts: str, replace=None):
-    if len(target) > MAX_STRING or len(pattern) > 65536:
+    A pattern that exhausts the time gives ERROR like one that hits PCRE2's match limit in
+    HTCondor, and so does every match after it in the same command.
+    """
+    if len(target) > MAX_STRING or len(pattern) > MAX_PATTERN:
         return ERROR
-    if _risky(pattern, len(target)):
-        return _regex_isolated(pattern, target, opts, replace)
-    return _regex_op(pattern, target, opts, replace)
+    if budget is None:
+        budget = _budget.current() or Budget()
+    if budget.regex_left() <= 0:
+        return ERROR
+    rx = _compile_regex(pattern, opts, budget)
+    if rx is ERROR:
+        return ERROR
+    start = _budget.cpu_time()
+    try:
+        return _regex_op(rx, target, opts, replace, budget)
+    except TimeoutError:
+        budget.regex_timed_out()
+        return ERROR
+    except (RecursionError, MemoryError, OverflowError):
+        return ERROR
+    finally:
+        if budget.regex_seconds > 0:
+            budget.regex_used(_budget.cpu_time() - start)
 
 
-def regex_match(pattern: str, target: str, opts: str = ""):
-    return regex_run(pattern, target, opts, None)
+def regex_match(pattern: str, target: str, opts: str = "", budget: Budget | None = None):
+    return regex_run(pattern, target, opts, None, budget)
+
+
+def regex_problem(pattern: str, opts: str = "") -> str | None:
+    """Why the evaluator cannot compile ``pattern`` (so HTCondor's regexp() gives error), or None.
+
+    For lint: the same translation and engine as evaluation, so a pattern is judged as it runs.
+    """
+    from condorcfg.classad.budget import BudgetSpent
+
+    if len(pattern) > MAX_PATTERN:
+        return f"longer than {MAX_PATTERN} characters"
+    try:
+        if _compile_regex(pattern, opts, _budget.current() or Budget()) is not ERROR:
+            return None
+    except BudgetSpent:
+        return None  # not judged: the command's budget is spent
+    try:
+        import regex as rx
+
+        rx.compile(_break_literal_runs(_translate_pcre(pattern), "x" in opts), rx.VERSION0)
+    except Exception as exc:  # the compiler's own words
+        return str(exc) or type(exc).__name__
+    return "not a pattern HTCondor accepts"
 
 
 def _regexp(pattern, target, opts=None):
@@ -1200,21 +1454,59 @@ _LIST_DELIMS = ", "
 _MEMBER_DELIMS = ", \t\r\n"
 
 
-def _tokens(s: str, delims: str) -> list:
-    out = []
-    item = []
-    for c in s:
-        if c in delims:
-            token = "".join(item).strip(" \t\r\n")
-            if token:
-                out.append(token)
-            item = []
-        else:
-            item.append(c)
-    token = "".join(item).strip(" \t\r\n")
-    if token:
-        out.append(token)
-    return out
+def _tokens(s: str, delims: str, kept: bool = False):
+    """The non-blank items of a string list, trimmed, one by one (HTCondor's StringTokenIterator).
+
+    Found by the C regex engine (no per-character Python loop) and paid for as they come:
+    work per item and, when the caller keeps them (``kept``: a list or set), their memory,
+    so a huge string list spends the command's budget instead of all its memory.
+    """
+    budget = _budget.current()
+    counted = 0
+    for m in _char_class(delims, negate=True).finditer(s):
+        counted += 1
+        if counted == _PAY_EVERY:
+            _pay_items(budget, counted, kept)
+            counted = 0
+        token = m.group().strip(" \t\r\n")
+        if token:
+            yield token
+    _pay_items(budget, counted, kept)
+
+
+_PAY_EVERY = 256
+ITEM_BYTES = 96  # memory one short string costs kept in a list or set (object, pointer, share of the table)
+
+
+def _pay_items(budget, count: int, kept: bool) -> None:
+    """Charge ``count`` items a function took apart: work each, and memory when they are kept."""
+    if budget is not None and count:
+        budget.charge_work(count)
+        if kept:
+            budget.charge_bytes(count * ITEM_BYTES)
+
+
+_class_cache: dict = {}
+
+
+def _char_class(chars: str, negate: bool = False):
+    """A compiled ``[chars]+`` (or ``[^chars]+``), cached: splitting with it runs at C speed.
+
+    Building the class costs work per distinct character (a hostile delimiter string can hold many).
+    """
+    key = (chars, negate)
+    hit = _class_cache.get(key)
+    if hit is None:
+        distinct = "".join(sorted(set(chars)))
+        if len(distinct) > 64:
+            budget = _budget.current()
+            if budget is not None:
+                budget.charge_work(len(distinct) * 4)
+        hit = re.compile("[" + ("^" if negate else "") + re.escape(distinct) + "]" + ("+" if negate else ""))
+        if len(_class_cache) > 256:
+            _class_cache.clear()
+        _class_cache[key] = hit
+    return hit
 
 
 def _delims(d, default):
@@ -1229,24 +1521,26 @@ def _sl_size(s, d=None):
     delims = _delims(d, _LIST_DELIMS)
     if type(s) is not str or delims is ERROR:
         return ERROR
-    return len(_tokens(s, delims))
+    return sum(1 for _ in _tokens(s, delims))
 
 
 def _sl_numbers(s, d):
     delims = _delims(d, _LIST_DELIMS)
     if type(s) is not str or delims is ERROR:
         return ERROR, False
-    items = _tokens(s, delims)
     values = []
     all_int = True
-    for item in items:
+    for item in _tokens(s, delims, kept=True):
         v = strtod_prefix(item)
         if v is None:
             return ERROR, False
         values.append(v)
-        if any(c not in "+-0123456789" for c in item):
+        if all_int and not _INT_TEXT.fullmatch(item):
             all_int = False
     return values, all_int
+
+
+_INT_TEXT = re.compile(r"[-+0-9]*")
 
 
 def _sl_result(value, all_int):
@@ -1309,12 +1603,17 @@ def _sl_member(fold):
         if fold:
             x = _fold(x)
             return any(_fold(i) == x for i in items)
-        return x in items
+        return any(i == x for i in items)
     return member
 
 
+_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+_ASCII_UPPER = {c + 32: c for c in range(ord("A"), ord("Z") + 1)}
+
+
 def _fold(s: str) -> str:
-    return s.lower() if s.isascii() else "".join(c.lower() if c.isascii() else c for c in s)
+    """ASCII-only lower case, as strcasecmp folds (translate: no per-character Python loop)."""
+    return s.lower() if s.isascii() else s.translate(_ASCII_LOWER)
 
 
 def _sl_subset(fold):
@@ -1328,18 +1627,19 @@ def _sl_subset(fold):
         if a is UNDEFINED:
             return UNDEFINED if b is UNDEFINED else True
         items = _tokens(a, delims)
-        if not items:
+        first = next(items, None)
+        if first is None:
             return True
         if b is UNDEFINED:
             return False
         if type(b) is not str:
             return ERROR
-        pool = _tokens(b, delims)
+        pool = _tokens(b, delims, kept=True)
         if fold:
             pool_set = {_fold(i) for i in pool}
-            return all(_fold(i) in pool_set for i in items)
+            return _fold(first) in pool_set and all(_fold(i) in pool_set for i in items)
         pool_set = set(pool)
-        return all(i in pool_set for i in items)
+        return first in pool_set and all(i in pool_set for i in items)
     return subset
 
 
@@ -1353,13 +1653,21 @@ def _sl_intersect(a, b, d=None):
     if type(a) is not str or type(b) is not str:
         return ERROR
     delims = d or " ,"
-    pool = set(_c_tokens(b, delims))
+    pool = set(_c_tokens(b, delims, kept=True))
     return any(i in pool for i in _c_tokens(a, delims))
 
 
-def _c_tokens(s: str, delims: str) -> list:
-    """split_string_list from the C++: tokens between delimiter characters, no trimming."""
-    return [t for t in re.split("[" + re.escape(delims) + "]", s) if t]
+def _c_tokens(s: str, delims: str, kept: bool = False):
+    """split_string_list from the C++: tokens between delimiter characters, no trimming (paid as they come)."""
+    budget = _budget.current()
+    counted = 0
+    for m in _char_class(delims, negate=True).finditer(s):
+        counted += 1
+        if counted == _PAY_EVERY:
+            _pay_items(budget, counted, kept)
+            counted = 0
+        yield m.group()
+    _pay_items(budget, counted, kept)
 
 
 def _sl_regexp_member(pattern, s, d=None, opts=None):
@@ -1368,16 +1676,15 @@ def _sl_regexp_member(pattern, s, d=None, opts=None):
     delims = _delims(d, _MEMBER_DELIMS)
     if delims is ERROR or (opts is not None and type(opts) is not str):
         return ERROR
-    items = _tokens(s, delims)
-    if not items:
-        return UNDEFINED
-    for item in items:
+    empty = True
+    for item in _tokens(s, delims):
+        empty = False
         r = regex_run(pattern, item, (opts or "").lower(), None)
         if r is ERROR:
             return ERROR
         if r:
             return True
-    return False
+    return UNDEFINED if empty else False
 
 
 # ---------------------------------------------------------------------------
@@ -1431,7 +1738,7 @@ def _get_field(name):
                     "getdayofmonth": tm.tm_mday, "getdayofweek": (tm.tm_wday + 1) % 7, "gethours": tm.tm_hour,
                     "getminutes": tm.tm_min, "getseconds": tm.tm_sec}[name]
         if t is RelTime:
-            secs = int(v.seconds)
+            secs = seconds_int(v.seconds)
             if name == "getdays":
                 return _c_div(secs, 86400)
             if name == "gethours":
@@ -1446,7 +1753,7 @@ def _get_field(name):
     if name == "gethours":
         def hours(v):
             if type(v) is RelTime:
-                secs = int(v.seconds)
+                secs = seconds_int(v.seconds)
                 return _c_div(_c_rem(secs, 86400), 3600)
             return get(v)
         return hours
@@ -1507,7 +1814,7 @@ def _do_split_time(v):
         if t is AbsTime:
             return _split_abstime(v.seconds, v.offset)
         if t is RelTime:
-            return _split_reltime(float(v.seconds))
+            return _split_reltime(float(seconds_int(v.seconds)) if not math.isfinite(v.seconds) else float(v.seconds))
     except (OverflowError, OSError, ValueError):
         return ERROR
     return None
@@ -1606,7 +1913,7 @@ def parse_reltime(text: str):
         parts = [p for p in (a, b, c) if p is not None]
         while len(parts) < 3:
             parts.insert(0, "0")
-        total = int(days or 0) * 86400 + int(parts[0]) * 3600 + int(parts[1]) * 60 + float(parts[2])
+        total = _whole(days or "0") * 86400 + _whole(parts[0]) * 3600 + _whole(parts[1]) * 60 + float(parts[2])
         return -total if neg else total
     m = _REL_UNITS.match(text)
     if m:
@@ -1615,6 +1922,11 @@ def parse_reltime(text: str):
             total += float(number) * {"d": 86400, "h": 3600, "m": 60, "s": 1}[unit.lower()]
         return -total if m.group(1) else total
     return None
+
+
+def _whole(digits: str):
+    """A run of digits as a number: an int when short, else a float (possibly infinity) - never an exception."""
+    return int(digits) if len(digits) <= 18 else float(digits)
 
 
 def _abs_time(st, *args):
@@ -1629,7 +1941,7 @@ def _abs_time(st, *args):
         elif type(o) is float:
             offset = real_to_int(o)
         elif type(o) is RelTime:
-            offset = int(o.seconds)
+            offset = seconds_int(o.seconds)
         else:
             return ERROR
     t = type(v)
@@ -1639,14 +1951,14 @@ def _abs_time(st, *args):
         secs = ((v + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)  # the C++ reads it into an int
         return AbsTime(secs, _local_offset(secs) if offset is None else offset)
     if t is float:
-        secs = real_to_int(v)
+        secs = INT32_MIN if v != v or not -2147483649.0 < v < 2147483648.0 else int(v)  # a C int, as HTCondor
         return AbsTime(secs, _local_offset(secs) if offset is None else offset)
     if t is str:
         return v  # only literal strings are converted (at parse time); others come back unchanged
     if t is AbsTime:
         return v
     if t is RelTime:
-        secs = int(v.seconds)
+        secs = seconds_int(v.seconds)
         return AbsTime(secs, _local_offset(secs) if offset is None else offset)
     return ERROR
 
@@ -1671,49 +1983,52 @@ def _rel_time(v):
 # ---------------------------------------------------------------------------
 # HTCondor helpers: environment, arguments, users
 
+_V2_QUOTED = {ord("'"): "'" * 4, ord(" "): "' '", ord("\t"): "'\t'", ord("\n"): "'\n'", ord("\r"): "'\r'"}
+
+
 def _v2_quote(text: str) -> str:
     """HTCondor's V2 quoting: each blank (and each single quote) goes in its own quotes."""
     if text == "":
         return "''"
-    out = []
-    for c in text:
-        if c == "'":
-            out.append("'''" + "'")
-        elif c in " \t\n\r":
-            out.append("'" + c + "'")
-        else:
-            out.append(c)
-    return "".join(out)
+    return text.translate(_V2_QUOTED)
+
+
+# a run of blanks | plain characters | a quoted part ('' inside is a quote; unrolled, so linear) | a lone quote
+_V2_PIECE = re.compile(r"[ \t\n\r]+|[^ \t\n\r']+|'([^']*(?:''[^']*)*)'|'")
 
 
 def _parse_v2(s: str):
-    """Split V2 text (blank separated, single quotes group, '' is a quote); None if a quote is open."""
+    """Split V2 text (blank separated, single quotes group, '' is a quote); None if a quote is open.
+
+    The pieces are found at C speed and paid for as they come (the items are kept).
+    """
     items = []
-    i, n = 0, len(s)
-    while i < n:
-        while i < n and s[i] in " \t\n\r":
-            i += 1
-        if i >= n:
-            break
-        item = []
-        while i < n and s[i] not in " \t\n\r":
-            if s[i] == "'":
-                i += 1
-                while True:
-                    if i >= n:
-                        return None  # unterminated quote
-                    if s[i] == "'":
-                        if i + 1 < n and s[i + 1] == "'":
-                            item.append("'")
-                            i += 2
-                            continue
-                        i += 1
-                        break
-                    item.append(s[i])
-                    i += 1
-                continue
-            item.append(s[i])
-            i += 1
+    item = None  # the parts of the item being read, None between items
+    budget = _budget.current()
+    counted = 0
+    for m in _V2_PIECE.finditer(s):
+        counted += 1
+        if counted == _PAY_EVERY:
+            _pay_items(budget, counted, True)
+            counted = 0
+        text = m.group()
+        first = text[0]
+        if first in " \t\n\r":
+            if item is not None:
+                items.append("".join(item))
+                item = None
+            continue
+        if item is None:
+            item = []
+        if first == "'":
+            quoted = m.group(1)
+            if quoted is None:
+                return None  # unterminated quote
+            item.append(quoted.replace("''", "'"))
+        else:
+            item.append(text)
+    _pay_items(budget, counted, True)
+    if item is not None:
         items.append("".join(item))
     return items
 
@@ -1737,7 +2052,7 @@ def _env_v1_to_v2(s):
     if type(s) is not str:
         return ERROR
     merged: dict = {}
-    if not _env_entries([e for e in s.split(";") if e], merged):
+    if not _env_entries(_c_tokens(s, ";", kept=True), merged):
         return ERROR
     return _checked(_env_v2_text(merged))
 
@@ -1761,9 +2076,24 @@ def _args_to_list(s, version=None):
     if type(s) is not str:
         return ERROR
     if version == 1:
-        return _lit_list(s.split())
+        return _lit_list(_blank_separated(s))
     items = _parse_v2(s)
     return ERROR if items is None else _lit_list(items)
+
+
+_NON_BLANK = re.compile(r"\S+")  # the same blanks as str.split()
+
+
+def _blank_separated(s: str) -> list:
+    """``s.split()``, found at C speed and paid for as the items come (they are kept)."""
+    budget = _budget.current()
+    out = []
+    for m in _NON_BLANK.finditer(s):
+        out.append(m.group())
+        if len(out) % _PAY_EVERY == 0:
+            _pay_items(budget, _PAY_EVERY, True)
+    _pay_items(budget, len(out) % _PAY_EVERY, True)
+    return out
 
 
 def _list_to_args(st, lst, version=None):
@@ -1772,6 +2102,7 @@ def _list_to_args(st, lst, version=None):
     if not isinstance(lst, ClassAdList):
         return ERROR
     out = []
+    total = 0
     for i in range(len(lst)):
         item = list_item(lst, i, st)
         if type(item) is not str:
@@ -1779,10 +2110,13 @@ def _list_to_args(st, lst, version=None):
         if version == 1:
             if any(c in item for c in " \t\n\r"):
                 return ERROR
-            out.append(item)
         else:
-            out.append(_v2_quote(item))
-    return _checked(" ".join(out))
+            item = _v2_quote(item)
+        total += len(item) + 1
+        if total > MAX_STRING + 1:  # checked as it grows: the list can name one long string many times
+            return ERROR
+        out.append(item)
+    return " ".join(out)
 
 
 def _user_home(user, default=None):
@@ -1932,8 +2266,36 @@ def _const_fn(value):
     return const
 
 
+LIST_ITEM_BYTES = 128  # memory one element of a list a function makes costs (its node and value)
+
+
+def _pay_value(value, budget) -> None:
+    """Charge the bytes of a value a function made: strings by length, lists by element."""
+    t = type(value)
+    if t is str:
+        budget.bytes -= len(value)
+        if budget.bytes < 0:
+            budget.charge_bytes(0)  # raises, naming the limit
+    elif t is ClassAdList:
+        budget.charge_bytes(len(value) * LIST_ITEM_BYTES)
+
+
+def _pay_args(args, budget) -> None:
+    """Charge the work of reading long string arguments (functions scan them at C speed)."""
+    size = 0
+    for a in args:
+        if type(a) is str:
+            size += len(a)
+    pay_for_length(size, budget)
+
+
 def compile_call(node, d, compile_fn):
-    """Compile a call node; returns ``(fn, maxd)``."""
+    """Compile a call node; returns ``(fn, maxd)``.
+
+    Every call pays from the command's budget (:mod:`condorcfg.classad.budget`): work
+    for long string arguments, bytes for the string or list it returns.  Lazy functions
+    (``ifThenElse``, ``eval`` ...) return values made elsewhere, and pay inside.
+    """
     name = node.name.lower()
     spec = FUNCTIONS.get(name)
     nodes = list(node.args)
@@ -1955,34 +2317,67 @@ def compile_call(node, d, compile_fn):
         def lazy(cur, st):
             return impl(Call(fns, nodes, cur, st, d))
         return lazy, maxd
+    long_ = LONG_STRING
     if kind == "s":
         if n == 0:
             def call0s(cur, st):
-                return impl(st)
+                r = impl(st)
+                if type(r) is str or type(r) is ClassAdList:
+                    _pay_value(r, st.budget)
+                return r
             return call0s, maxd
         if n == 1:
             f0 = fns[0]
 
             def call1s(cur, st):
-                return impl(st, f0(cur, st))
+                a = f0(cur, st)
+                if type(a) is str and len(a) > long_:
+                    pay_for_length(len(a), st.budget)
+                r = impl(st, a)
+                if type(r) is str or type(r) is ClassAdList:
+                    _pay_value(r, st.budget)
+                return r
             return call1s, maxd
 
         def calls(cur, st):
-            return impl(st, *[f(cur, st) for f in fns])
+            args = [f(cur, st) for f in fns]
+            _pay_args(args, st.budget)
+            r = impl(st, *args)
+            if type(r) is str or type(r) is ClassAdList:
+                _pay_value(r, st.budget)
+            return r
         return calls, maxd
     if n == 1:
         f0 = fns[0]
 
         def call1(cur, st):
-            return impl(f0(cur, st))
+            a = f0(cur, st)
+            if type(a) is str and len(a) > long_:
+                pay_for_length(len(a), st.budget)
+            r = impl(a)
+            if type(r) is str or type(r) is ClassAdList:
+                _pay_value(r, st.budget)
+            return r
         return call1, maxd
     if n == 2:
         f0, f1 = fns
 
         def call2(cur, st):
-            return impl(f0(cur, st), f1(cur, st))
+            a = f0(cur, st)
+            b = f1(cur, st)
+            if (type(a) is str and len(a) > long_) or (type(b) is str and len(b) > long_):
+                _pay_args((a, b), st.budget)
+            r = impl(a, b)
+            if type(r) is str or type(r) is ClassAdList:
+                _pay_value(r, st.budget)
+            return r
         return call2, maxd
 
     def calln(cur, st):
-        return impl(*[f(cur, st) for f in fns])
+        args = [f(cur, st) for f in fns]
+        _pay_args(args, st.budget)
+        r = impl(*args)
+        if type(r) is str or type(r) is ClassAdList:
+            _pay_value(r, st.budget)
+        return r
     return calln, maxd

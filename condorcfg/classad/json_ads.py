@@ -43,7 +43,8 @@ def parse_json_ads(text: str) -> list[ClassAd]:
     except json.JSONDecodeError as exc:
         raise JsonAdError(f"not valid JSON: {exc.msg}", exc.lineno, exc.colno)
     except (ValueError, RecursionError) as exc:  # an integer of 4300+ digits; nesting too deep
-        raise JsonAdError(f"not usable JSON: {str(exc) or type(exc).__name__}")
+        reason = str(exc).split("; use sys.set_int_max_str_digits")[0]  # (that advice is for Python code)
+        raise JsonAdError(f"not usable JSON: {reason or 'nested too deeply'}")
     items = data if isinstance(data, list) else [data]
     ads = []
     for index, item in enumerate(items):

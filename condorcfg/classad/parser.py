@@ -379,9 +379,18 @@ class _Lexer:
 
 
 def _from_chars(literal: str) -> int:
-    """std::from_chars base 10: the longest [-]digits prefix; out of int64 range gives 0."""
+    """std::from_chars base 10: the longest [-]digits prefix; out of int64 range gives 0.
+
+    More than 19 significant digits is out of range whatever they are, and is known so
+    without converting (Python refuses to convert more than 4,300 digits).
+    """
     match = re.match(r"-?[0-9]+", literal)
-    value = int(match.group()) if match else 0
+    if not match:
+        return 0
+    digits = match.group().lstrip("-").lstrip("0")
+    if len(digits) > 19:
+        return 0
+    value = int(match.group())
     return value if INT64_MIN <= value <= INT64_MAX else 0
 
 
@@ -512,7 +521,10 @@ def parse_reltime_string(text: str) -> float | None:
         return k, s[k + 1:start + 1]
 
     def to_int(digits: str) -> int:
-        value = int(digits) if digits else 0
+        significant = digits.lstrip("0")
+        if len(significant) > 10:  # >= 2**31 whatever the digits (and too long for int() past 4,300)
+            return 0
+        value = int(significant) if significant else 0
         return value if value < 2 ** 31 else 0
 
     seconds = 0.0

@@ -95,7 +95,15 @@ def _c_mod(a: int, b: int) -> int:
 
 
 def format_reltime(seconds: float) -> str:
-    """The text inside relTime("..."): ``[-][D+]HH:MM:SS`` with leading zero fields dropped."""
+    """The text inside relTime("..."): ``[-][D+]HH:MM:SS`` with leading zero fields dropped.
+
+    HTCondor prints through a C int: an integer keeps its low 32 bits, and infinity or NaN
+    prints as INT_MIN does (``--24855+-3:-14:-8``), as HTCondor 25 does.
+    """
+    if isinstance(seconds, float) and not math.isfinite(seconds):
+        seconds = -2147483648
+    elif isinstance(seconds, int):
+        seconds = ((seconds + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
     sign = ""
     if seconds < 0:
         sign, seconds = "-", -seconds

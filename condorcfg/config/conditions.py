@@ -109,10 +109,28 @@ def _version(rest: str) -> bool:
     if not literal or not (literal[0].isdigit() or (literal[0] in "vV" and literal[1:2].isdigit())):
         raise ConditionError(COMPLEX if literal else BAD_VERSION)
     match = _VERSION_LITERAL.match(literal)
-    if not match or int(match.group(1)) < 6:
+    if not match or _scanf_int(match.group(1)) < 6:
         raise ConditionError(BAD_VERSION)
-    major, minor = int(match.group(1)), int(match.group(2))
-    sub = int(match.group(3)) if match.group(3) is not None else VERSION[2]
-    mine, theirs = VERSION, (major, minor, sub)
+    major, minor = _scanf_int(match.group(1)), _scanf_int(match.group(2))
+    sub = _scanf_int(match.group(3)) if match.group(3) is not None else VERSION[2]
+    mine, theirs = _version_number(*VERSION), _version_number(major, minor, sub)
     return {"==": mine == theirs, "=": mine == theirs, "!=": mine != theirs, "<": mine < theirs,
             "<=": mine <= theirs, ">": mine > theirs, ">=": mine >= theirs}[op]
+
+
+def _int32(value: int) -> int:
+    value &= 0xFFFFFFFF
+    return value - (1 << 32) if value >= 1 << 31 else value
+
+
+def _scanf_int(digits: str) -> int:
+    """A version field as ``sscanf("%d")`` reads it: strtol saturates at 64 bits, then the cast to int
+    keeps the low 32 (2147483648 is -2147483648, 4294967321 is 25); never converts a huge string."""
+    significant = digits.lstrip("0")
+    value = (1 << 63) - 1 if len(significant) > 19 else min(int(significant or "0"), (1 << 63) - 1)
+    return _int32(value)
+
+
+def _version_number(major: int, minor: int, sub: int) -> int:
+    """HTCondor compares versions as one int, major * 1000000 + minor * 1000 + sub (wrapping like C)."""
+    return _int32(major * 1_000_000 + minor * 1000 + sub)

@@ -13,6 +13,14 @@ gives ``0``).  ClassAd evaluation (``$INT`` of an expression, ``$STRING``,
 
 Deliberate difference: ``$RANDOM_CHOICE`` and ``$RANDOM_INTEGER`` are reproducible here (the
 pick is a hash of the knob name and the function text), so condorcfg's output is stable.
+
+Numbers behave like HTCondor's C code, never like Python's unbounded integers: an integer
+literal saturates to a 64-bit ``long long`` (``$INT(99999999999999999999)`` is
+9223372036854775807), a real out of that range converts to -9223372036854775808 (what x86
+does), a real literal too big for a double is ``INF``; ``$INT``/``$REAL`` print into a
+56-byte buffer (at most 55 characters; a width or precision of 2^31 or more prints nothing),
+and a ``printf`` conversion without ``l``/``ll`` prints the low 32 bits.  So no input makes a
+function build a huge string or trip over Python's integer/string conversion limit.
 """
 from __future__ import annotations
 
@@ -29,6 +37,12 @@ _INT_RE = re.compile(r"[-+]?\d+\Z")
 _REAL_RE = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\Z")
 # one printf conversion: flags, width, precision, length modifiers, type
 _CONVERSION = re.compile(r"%([-+ #0]*)(\d*)(\.\d*)?(hh|h|ll|l|L|q|j|z|t)?([a-zA-Z%])")
+
+LLONG_MIN, LLONG_MAX = -(1 << 63), (1 << 63) - 1
+INT_MIN, INT_MAX = -(1 << 31), (1 << 31) - 1
+NUMBER_BUFFER = 55  # $INT/$REAL snprintf into a 56-byte buffer: at most 55 characters
+PRECISION_CAP = 1100  # a double has at most 1074 exact fraction digits: beyond this only zeros follow
+MAX_STRING_FORMAT = 1_000_000  # a $STRING() format printing more than this is refused (the expansion limit)
 
 
 class FunctionContext(Protocol):
@@ -49,10 +63,52 @@ def evaluate_function(kind: str, prefix: str, body: str, ctx: FunctionContext) -
 
 # --- helpers ---------------------------------------------------------------------------------
 
+def _expand_knob(name: str, raw: str, ctx: FunctionContext) -> str:
+    """The expanded value of knob ``name`` whose raw value is ``raw`` (remembered by a Config's context)."""
+    expand_knob = getattr(ctx, "expand_knob", None)
+    return expand_knob(name, raw) if expand_knob is not None else ctx.expand(raw)
+
+
 def _knob_or_literal(text: str, ctx: FunctionContext) -> str:
     """A knob name gives the knob's expanded value; anything else is taken literally (and expanded)."""
     raw = ctx.lookup(text) if text else None
-    return ctx.expand(raw if raw is not None else text)
+    return _expand_knob(text, raw, ctx) if raw is not None else ctx.expand(text)
+
+
+def c_long(text: str) -> int:
+    """An integer literal (optional sign, digits) as C's ``strtoll`` reads it: saturated to 64 bits.
+
+    Never converts more than 19 significant digits (Python refuses >4300-digit conversions).
+    """
+    negative = text.startswith("-")
+    digits = text.lstrip("+-").lstrip("0")
+    if len(digits) > 19:
+        return LLONG_MIN if negative else LLONG_MAX
+    value = -int(digits or "0") if negative else int(digits or "0")
+    return min(max(value, LLONG_MIN), LLONG_MAX)
+
+
+def c_double_to_long(number: float) -> int:
+    """A double converted to ``long long`` as x86 does: out of range (or NaN) gives LLONG_MIN."""
+    if number != number or not -9.223372036854775808e18 <= number < 9.223372036854775808e18:
+        return LLONG_MIN
+    return int(number)
+
+
+def _double(value) -> float:
+    """A number as a C double (a huge integer is infinite there, not an OverflowError)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return float("inf") if value > 0 else float("-inf")
+
+
+def _wrap(value: int, bits: int, signed: bool) -> int:
+    """``value`` cast to a C integer type of ``bits`` bits."""
+    value &= (1 << bits) - 1
+    if signed and value >= 1 << (bits - 1):
+        value -= 1 << bits
+    return value
 
 
 def _classad():
@@ -77,12 +133,10 @@ def _number(text: str, ctx: FunctionContext, want_int: bool):
     """The number ``text`` stands for (plain literal or ClassAd expression), or None."""
     stripped = text.strip()
     if _INT_RE.match(stripped):
-        return int(stripped)
+        return c_long(stripped) if want_int else float(stripped)  # float(): "9"*400 is inf, as strtod says
     if _REAL_RE.match(stripped):
         number = float(stripped)
-        if want_int and number in (float("inf"), float("-inf")):
-            return None  # no integer (HTCondor reports the value as not an integer)
-        return int(number) if want_int else number
+        return c_double_to_long(number) if want_int else number
     lowered = stripped.lower()
     if lowered in ("true", "false"):
         return int(lowered == "true")
@@ -94,27 +148,120 @@ def _number(text: str, ctx: FunctionContext, want_int: bool):
     if isinstance(value, bool):
         return int(value)
     if isinstance(value, int):
-        return value
+        return min(max(value, LLONG_MIN), LLONG_MAX) if want_int else _double(value)
     if isinstance(value, float):
-        if want_int and (value != value or value in (float("inf"), float("-inf"))):
+        if want_int and value != value:
             return None
-        return int(value) if want_int else value
+        return c_double_to_long(value) if want_int else value
     return None
 
 
-def _format(fmt: str, value, allowed: str, func: str, ctx: FunctionContext) -> str | None:
-    """printf ``fmt`` with one conversion of a type in ``allowed``; None (after an error) if invalid."""
+class _Overflow(Exception):
+    """snprintf would fail with EOVERFLOW (a width, precision or output of 2^31 characters or more)."""
+
+
+def _format(fmt: str, value, allowed: str, func: str, ctx: FunctionContext, limit: int | None = None) -> str | None:
+    """printf ``fmt`` with one conversion of a type in ``allowed``, as C does; None (after an error) if invalid.
+
+    ``limit``: snprintf into a buffer of ``limit`` + 1 bytes - the first ``limit`` characters,
+    computed without building a longer string.  Without it (``$STRING``) an output longer than
+    ``MAX_STRING_FORMAT`` is refused with an error.
+    """
     conversions = [m for m in _CONVERSION.finditer(fmt) if m.group(5) != "%"]
-    if len(conversions) != 1 or conversions[0].group(5) not in allowed:
+    if len(conversions) != 1 or conversions[0].group(5) not in allowed or conversions[0].group(5) in "aA":
         ctx.error(f"${func}() macro: '{fmt}' is not a valid format specifier!")
         return None
-    clean = _CONVERSION.sub(lambda m: m.group(0) if m.group(5) == "%" else
-                            "%" + m.group(1) + m.group(2) + (m.group(3) or "") + m.group(5), fmt)
+    pieces: list[str] = []
+    total = 0
+    position = 0
     try:
-        return clean % (value,)
-    except (TypeError, ValueError, OverflowError):
+        for match in _CONVERSION.finditer(fmt):
+            literal = fmt[position:match.start()]
+            if "%" in literal:  # a "%" that starts no conversion
+                raise ValueError(literal)
+            position = match.end()
+            if match.group(5) == "%":
+                text, size = literal + "%", len(literal) + 1
+            else:
+                text, size = _conversion(match, value, limit)
+                text, size = literal + text, len(literal) + size
+            pieces.append(text)
+            total += size
+            if "\0" in text:  # %c of 0 ends the C string
+                break
+        else:
+            if "%" in fmt[position:]:
+                raise ValueError(fmt[position:])
+            pieces.append(fmt[position:])
+            total += len(fmt) - position
+    except ValueError:
         ctx.error(f"${func}() macro: '{fmt}' is not a valid format specifier!")
         return None
+    except _Overflow:
+        return ""  # snprintf fails before printing anything
+    if total > INT_MAX:
+        return ""
+    if limit is None and total > MAX_STRING_FORMAT:
+        ctx.error(f"${func}() macro: '{fmt}' prints {total} characters, more than condorcfg's limit of "
+                  f"{MAX_STRING_FORMAT} (MAX_STRING_FORMAT)")
+        return ""
+    result = "".join(pieces).split("\0", 1)[0]
+    return result if limit is None else result[:limit]
+
+
+def _conversion(match, value, limit: int | None) -> tuple[str, int]:
+    """(text, full length) of one printf conversion; the text is cut to ``limit`` characters when given."""
+    flags, width_text, precision_text, length, kind = match.groups()
+    width = c_long(width_text) if width_text else 0
+    precision = c_long(precision_text[1:]) if precision_text else None
+    if width > INT_MAX or (precision is not None and precision > INT_MAX):
+        raise _Overflow
+    body, size = _body(flags, precision, length, kind, value)
+    pad = max(0, width - size)
+    shown = pad if limit is None else min(pad, limit)
+    if "-" in flags:
+        text = body + " " * shown
+    elif "0" in flags and kind not in "sc" and (precision is None or kind in "eEfFgG") and not _not_finite(body):
+        sign = len(body) - len(body.lstrip("+- "))
+        if body[sign:sign + 2] in ("0x", "0X"):
+            sign += 2
+        text = body[:sign] + "0" * shown + body[sign:]
+    else:
+        text = " " * shown + body
+    return (text if limit is None else text[:limit]), size + pad
+
+
+def _not_finite(body: str) -> bool:
+    lowered = body.lower()
+    return "inf" in lowered or "nan" in lowered  # C pads these with blanks even with the 0 flag
+
+
+def _body(flags: str, precision: int | None, length: str | None, kind: str, value) -> tuple[str, int]:
+    """The converted value without padding, and its full length (precision past the caps adds zeros)."""
+    python_flags = flags.replace("-", "").replace("0", "")
+    if kind == "s":
+        text = str(value) if precision is None else str(value)[:precision]
+        return text, len(text)
+    if kind == "c":
+        return chr(int(value) & 0xFF), 1
+    if kind in "eEfFgG":
+        shown = precision if precision is None or precision <= PRECISION_CAP else PRECISION_CAP
+        spec = "%" + python_flags + ("" if shown is None else f".{shown}") + kind
+        text = spec % (value,)
+        extra = 0 if shown == precision or (kind in "gG" and "#" not in flags) else precision - shown
+        return text, len(text) + extra
+    bits = {"hh": 8, "h": 16}.get(length or "", 32 if not length else 64)
+    number = _wrap(int(value), bits, signed=kind in "di")
+    shown = precision if precision is None or precision <= 64 else 64
+    octal_prefix = kind == "o" and "#" in flags
+    if octal_prefix or (kind in "xX" and number == 0):
+        python_flags = python_flags.replace("#", "")  # C's "#o" adds "0" (not "0o"); "#x" of 0 adds nothing
+    spec = "%" + python_flags + ("" if shown is None else f".{shown}") + ("d" if kind in "diu" else kind)
+    text = spec % (number,)
+    if octal_prefix and not text.lstrip("+- ").startswith("0"):
+        text = "0" + text
+    extra = 0 if shown == precision else precision - shown
+    return text, len(text) + extra
 
 
 def _split_first_comma(body: str) -> tuple[str, str | None]:
@@ -141,7 +288,7 @@ def _int(body: str, ctx: FunctionContext) -> str:
         return ""
     if fmt is None:
         return str(number)
-    formatted = _format(fmt, number, "dioxXuc", "INT", ctx)
+    formatted = _format(fmt, number, "dioxXuc", "INT", ctx, NUMBER_BUFFER)
     return fmt if formatted is None else formatted
 
 
@@ -153,11 +300,17 @@ def _real(body: str, ctx: FunctionContext) -> str:
         ctx.error(f"$REAL() macro: {text} does not evaluate to an real!")
         return ""
     if fmt is None:
-        return "%.16G" % float(number)
-    formatted = _format(fmt, float(number), "eEfFgGaA", "REAL", ctx)
+        return "%.16G" % number
+    formatted = _format(fmt, number, "eEfFgGaA", "REAL", ctx, NUMBER_BUFFER)
     if formatted is None:
         return fmt
-    return formatted if "." in formatted else formatted + ".0"
+    if "." in formatted:
+        return formatted
+    if len(formatted) >= NUMBER_BUFFER:  # appending ".0" would overflow HTCondor's buffer
+        ctx.error(f"$REAL() macro: '{fmt}' prints {NUMBER_BUFFER} or more characters without a '.'; HTCondor "
+                  f"overflows its buffer adding '.0' and crashes; use a narrower format")
+        return ""
+    return formatted + ".0"
 
 
 def _string(body: str, ctx: FunctionContext) -> str:
@@ -191,27 +344,27 @@ def _eval(body: str, ctx: FunctionContext) -> str:
 
 
 def _int_argument(text: str, ctx: FunctionContext) -> int | None:
-    """An integer argument written literally or as a knob name."""
+    """An integer argument written literally or as a knob name (saturated to 64 bits, as C reads it)."""
     stripped = text.strip()
     if _INT_RE.match(stripped):
-        return int(stripped)
+        return c_long(stripped)
     raw = ctx.lookup(stripped) if stripped else None
     if raw is not None:
-        value = ctx.expand(raw).strip()
+        value = _expand_knob(stripped, raw, ctx).strip()
         if _INT_RE.match(value):
-            return int(value)
+            return c_long(value)
     return None
 
 
 def _substr(body: str, ctx: FunctionContext) -> str:
     parts = body.split(",")
     raw = ctx.lookup(parts[0]) if parts[0] else None
-    text = ctx.expand(raw) if raw is not None else ""  # unlike $INT, a literal is not accepted
+    text = _expand_knob(parts[0], raw, ctx) if raw is not None else ""  # unlike $INT, a literal is not accepted
     if len(parts) < 2:
         ctx.error("$SUBSTR() macro: no length specified!")
         return ""
     start = _int_argument(parts[1], ctx)
-    if start is None:
+    if start is None or not INT_MIN <= start < INT_MAX:  # HTCondor's range for an int index
         ctx.error(f"$SUBSTR() macro: {parts[1]} is invalid start index!")
         return ""
     length = len(text)
@@ -221,7 +374,7 @@ def _substr(body: str, ctx: FunctionContext) -> str:
     end = length
     if len(parts) > 2:
         count = _int_argument(parts[2], ctx)
-        if count is None:
+        if count is None or not INT_MIN <= count <= INT_MAX:
             ctx.error(f"$SUBSTR() macro: {parts[2]} is invalid length !")
             return ""
         end = length + count if count < 0 else start + count
@@ -235,14 +388,18 @@ def _choice(body: str, ctx: FunctionContext) -> str:
         ctx.error("$CHOICE() error: no list")
         return ""
     index = _int_argument(parts[0], ctx)
+    if index is None or not 0 <= index < INT_MAX:
+        # HTCondor 25 reports this and picks the first item (checked against HTCondor itself)
+        ctx.error(f"$CHOICE() macro: {parts[0].strip()} is invalid index!")
+        index = 0
     items = [p.strip() for p in parts[1:]]
     if len(items) == 1:
         raw = ctx.lookup(items[0])
         if raw is None:
             ctx.error(f'$CHOICE() macro: no list named "{items[0]}"!')
             return ""
-        items = [p.strip() for p in ctx.expand(raw).split(",")]
-    if index is None or index < 0 or index >= len(items):
+        items = [p.strip() for p in _expand_knob(items[0], raw, ctx).split(",")]
+    if index >= len(items):
         ctx.error(f"$CHOICE() config macro: index {parts[0].strip()} is out of range!")
         return ""
     return items[index]
@@ -275,7 +432,7 @@ def _random_choice(body: str, ctx: FunctionContext) -> str:
     if len(items) == 1:
         raw = ctx.lookup(items[0])
         if raw is not None:
-            items = [p.strip() for p in ctx.expand(raw).split(",")]
+            items = [p.strip() for p in _expand_knob(items[0], raw, ctx).split(",")]
     return items[_pick(len(items), "RANDOM_CHOICE", body, ctx)]
 
 
@@ -307,7 +464,8 @@ def _random_integer(body: str, ctx: FunctionContext) -> str:
     if low > high:
         ctx.error("$RANDOM_INTEGER() config macro: min > max!")
         return "0"
-    return str(low + step * _pick((high - low) // step + 1, "RANDOM_INTEGER", body, ctx))
+    # HTCondor prints the number into a 20-byte buffer: at most 19 characters
+    return str(low + step * _pick((high - low) // step + 1, "RANDOM_INTEGER", body, ctx))[:19]
 
 
 def _filename(letters: str, body: str, ctx: FunctionContext) -> str:

@@ -16,18 +16,32 @@ is copied here exactly, including the scanner's rules:
 * ``$FUNC(body)`` bodies end at the first ``)``.
 
 HTCondor hangs on reference cycles and exponential self-growth; here every
-expansion is bounded (:data:`MAX_SUBSTITUTIONS`, :data:`MAX_EXPANDED_SIZE`)
-and overrunning raises :class:`ExpansionLimit`, which the Config turns into a
-diagnostic naming the cycle.
+expansion is bounded per call (:data:`MAX_SUBSTITUTIONS`, :data:`MAX_EXPANDED_SIZE`,
+:data:`MAX_WORK`: overrunning raises :class:`ExpansionLimit`, which the Config turns into a
+diagnostic naming the cycle) and charged to the command's
+:class:`~condorcfg.config.limits.Budget` (shared by all expansions of one configuration).
+
+Rescanning from the start after every substitution is quadratic when many ``$`` that
+start nothing (``$$(X)``, a ``$(`` nest) come first, so the scan remembers where each
+rejected ``$`` stopped looking (:class:`_Walk`): after a substitution at ``s`` only the
+``$`` whose scan reached ``s`` or beyond can change their verdict, and scanning resumes at
+the first of those.  That finds exactly the macro a scan from the start would.
+
+A knob's expansion can be remembered (:class:`Memo`): when the text a ``$(X)`` put in is
+expanded without any scan leaving it and without interference from around it, the result
+is what expanding X's raw value alone gives, so later ``$(X)`` take that result directly.
+This keeps long reference chains linear (each link expanded once) without changing any
+result.
 """
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 
 TYPE_CHECKING = False  # (not `typing`: importing it costs start-up time)
 if TYPE_CHECKING:
-    from typing import Callable
+    from typing import Callable, Iterator
 
 NORMAL = "$"  # $(NAME)
 DOUBLE_DOLLAR = "$$"  # $$(ATTR) - left alone
@@ -39,21 +53,21 @@ FILENAME_LETTERS = frozenset("pdnxbqafwuPDNXBQAFWU")
 MAX_SUBSTITUTIONS = 20_000
 MAX_EXPANDED_SIZE = 1_000_000
 MAX_WORK = 50_000_000  # characters copied over all substitutions of one expansion
+MAX_MEMO_NESTING = 256  # knob expansions followed at once for the memo (deeper ones are just expanded)
+MAX_MEMO_CHARS = 32 * 1024 * 1024  # characters of remembered expansions per configuration
+MAX_REFERENCE_SCAN = 64  # references(): characters scanned per character of text (plus a constant)
 
 _ANYTHING, _IDCHAR_COLON, _SCAN_BRACKET = range(3)
-_AFTER_COLON_EXTRA = frozenset("$ ,\\:")
 
 
 _IDCHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./")
-_PREFIX_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
-# fast path for the common body: identifier characters up to ")" (no default)
-_PLAIN_BODY = re.compile(r"[A-Za-z0-9_./]*\)")
+# The body of $(NAME:default): identifier characters, then after the first ":" also "$ ,\\:"
+# and "(...)" groups (a "(" skips to the next ")"); it must be followed by ")".  HTCondor scans
+# this character by character; one regular expression does the same in C.  It cannot fail
+# (everything is optional), so it never backtracks.
+_IDCHAR_COLON_BODY = re.compile(r"[A-Za-z0-9_./]*(?::(?:[A-Za-z0-9_./$ ,\\:]+|\([^)]*\))*)?")
 # a whole plain reference whose default has no "$" and no parentheses
 _PLAIN_REF = re.compile(r"\$\(([A-Za-z0-9_./]*)(?::[A-Za-z0-9_./ ,\\:]*)?\)")
-
-
-def _is_idchar(char: str) -> bool:
-    return char in _IDCHARS
 
 
 @dataclass(frozen=True)
@@ -114,74 +128,108 @@ def _classify(prefix: str, next_char: str) -> tuple[str, int] | None:
 
 
 _PREFIX_RUN = re.compile(r"[A-Za-z0-9_]*")
+_RANDOM_KINDS = frozenset({"RANDOM_CHOICE", "RANDOM_INTEGER"})  # their result depends on the knob expanded
 
 
-def next_macro(text: str, pos: int, skip: "Callable[[str, str], bool]") -> Found | None:
+class _Walk:
+    """Every ``$`` a scan rejected, and how far it looked: where to resume after a substitution.
+
+    ``starts[i]`` is the i-th rejected ``$`` (left to right), ``ends[i]`` the last index its scan
+    examined (``len(text)`` when the verdict depends on what follows the text) and ``reach[i]``
+    the largest of ``ends[:i+1]``.  ``scanned`` counts the characters examined, for the budget.
+    With ``keep=False`` only ``scanned`` is kept.
+    """
+
+    __slots__ = ("starts", "ends", "reach", "scanned", "keep")
+
+    def __init__(self, keep: bool = True):
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self.reach: list[int] = []
+        self.scanned = 0
+        self.keep = keep
+
+    def reject(self, dollar: int, end: int) -> None:
+        self.scanned += end - dollar + 1
+        if self.keep:
+            self.starts.append(dollar)
+            self.ends.append(end)
+            reach = self.reach
+            reach.append(end if not reach or end > reach[-1] else reach[-1])
+
+    def restart(self, start: int) -> int:
+        """Where to look again once the text from ``start`` on changed: the first rejected ``$``
+        whose scan reached ``start`` (it may start a macro now), else ``start``.  The rejections
+        from there on are forgotten; those before it stay valid, their scans end before ``start``."""
+        index = bisect_left(self.reach, start)
+        if index == len(self.starts):
+            return start
+        resume = self.starts[index]
+        del self.starts[index:], self.ends[index:], self.reach[index:]
+        return resume
+
+
+def next_macro(text: str, pos: int, skip: "Callable[[str, str], bool]", walk: _Walk | None = None) -> Found | None:
     """The leftmost recognised macro at or after ``pos`` that ``skip(kind, body)`` does not reject.
 
     The walk over "$" characters is HTCondor's: a "$" consumed as the second character of
-    "$$" or skipped over with a failed prefix is never a start position itself.
+    "$$" or skipped over with a failed prefix is never a start position itself.  ``walk``
+    records each rejected "$" and how far its scan looked.  Every scan is linear: the body
+    rules are regular expressions or ``find``, and a ``$`` after the last ")" starts nothing.
     """
     length = len(text)
+    last_close = text.rfind(")")  # every macro ends with ")"
+    no_bracket = length + 1  # "])" does not occur from this index on
     search = pos
     while True:
         dollar = text.find("$", search)
         if dollar < 0:
             return None
+        if dollar > last_close:
+            if walk is not None:
+                walk.reject(dollar, length)  # text appended after this one could still complete it
+            return None
+        # from here on dollar < last_close, and ")" is no prefix character: p stays below length
         p = dollar + 1
-        if p < length and text[p] == "$":
+        if text[p] == "$":
             p += 1
         p = _PREFIX_RUN.match(text, p).end()
-        if p >= length or text[p] != "(":
+        if text[p] != "(":
+            if walk is not None:
+                walk.reject(dollar, p)
             search = p
             continue
         prefix = text[dollar + 1:p]
         kind = _classify(prefix, text[p + 1] if p + 1 < length else "")
         if kind is None:
+            if walk is not None:
+                walk.reject(dollar, p + 1)
             search = p
             continue
         kind, body_rule = kind
         name_start = p + 1
-        q = name_start
-        ok = True
-        if body_rule == _ANYTHING:
-            q = text.find(")", name_start)
-            if q < 0:
-                ok = False
-        elif body_rule == _IDCHAR_COLON and _PLAIN_BODY.match(text, name_start):
-            q = text.index(")", name_start)
-        elif body_rule == _IDCHAR_COLON:
-            after_colon = False
-            while q < length and text[q] != ")":
-                char = text[q]
-                q += 1
-                if char == ":" and not after_colon:
-                    after_colon = True
-                    continue
-                if after_colon:
-                    if char == "(":
-                        close = text.find(")", q)
-                        if close >= 0:
-                            q = close + 1
-                        continue
-                    if char in _AFTER_COLON_EXTRA:
-                        continue
-                if char not in _IDCHARS:
-                    ok = False
-                    break
-            if ok and q >= length:
-                ok = False
+        if body_rule == _IDCHAR_COLON:
+            q = _IDCHAR_COLON_BODY.match(text, name_start).end()
+            if q >= length or text[q] != ")":
+                if walk is not None:  # a "(" stopped it: its group has no ")" - the scan looked to the end
+                    walk.reject(dollar, q if q < length and text[q] != "(" else length)
+                search = name_start
+                continue
+        elif body_rule == _ANYTHING:
+            q = text.find(")", name_start)  # found: name_start <= last_close
         else:  # _SCAN_BRACKET
-            marker = text.find("])", name_start)
+            marker = text.find("])", name_start) if name_start < no_bracket else -1
             if marker < 0:
-                ok = False
-            else:
-                q = marker + 1
-        if not ok:
-            search = name_start
-            continue
+                no_bracket = name_start
+                if walk is not None:
+                    walk.reject(dollar, length)
+                search = name_start
+                continue
+            q = marker + 1
         body = text[name_start:q]
         if skip(kind, body):
+            if walk is not None:
+                walk.reject(dollar, q)
             search = q
             continue
         return Found(kind, prefix[1:] if kind == FILENAME else prefix, body, dollar, q + 1)
@@ -195,17 +243,39 @@ def _only_dollar(kind: str, body: str) -> bool:
     return not (kind == NORMAL and body.upper() == "DOLLAR")
 
 
+def _not_reference(kind: str, body: str) -> bool:
+    return kind != NORMAL or body.upper() == "DOLLAR"
+
+
+def _not_argument(kind: str, body: str) -> bool:
+    return kind in (NORMAL, DOUBLE_DOLLAR) or kind == "ENV"
+
+
+def _nested(text: str, skip) -> "Iterator[Found]":
+    """The macros ``skip`` accepts, each one's inside searched too; bounded for hostile text.
+
+    Nested defaults make the scans overlap; past ``MAX_REFERENCE_SCAN`` characters scanned per
+    character of text the rest of the text is not searched (no real value comes near).
+    """
+    walk = _Walk(keep=False)
+    limit = MAX_REFERENCE_SCAN * len(text) + 1_000_000
+    pos = 0
+    while walk.scanned <= limit:
+        found = next_macro(text, pos, skip, walk)
+        if found is None:
+            return
+        walk.scanned += found.end - found.start
+        yield found
+        pos = found.start + 2  # look inside the default too
+
+
 def references(text: str) -> list[MacroRef]:
     """Every ``$(NAME)``/``$(NAME:default)`` written in ``text`` (nested defaults included), for lint."""
     refs: list[MacroRef] = []
-    pos = 0
-    while True:
-        found = next_macro(text, pos, lambda kind, body: kind != NORMAL or body.upper() == "DOLLAR")
-        if found is None:
-            return refs
+    for found in _nested(text, _not_reference):
         name, colon, default = found.body.partition(":")
         refs.append(MacroRef(name, default if colon else None, found.start, found.end))
-        pos = found.start + 2  # look inside the default too
+    return refs
 
 
 def function_arguments(text: str) -> list[str]:
@@ -215,13 +285,9 @@ def function_arguments(text: str) -> list[str]:
     are defined knobs.
     """
     words: list[str] = []
-    pos = 0
-    while True:
-        found = next_macro(text, pos, lambda kind, body: kind in (NORMAL, DOUBLE_DOLLAR) or kind == "ENV")
-        if found is None:
-            return words
+    for found in _nested(text, _not_argument):
         words.extend(w.strip() for w in found.body.split(",") if w.strip() and all(c in _IDCHARS for c in w.strip()))
-        pos = found.start + 2
+    return words
 
 
 def split_body(body: str) -> tuple[str, str | None]:
@@ -233,52 +299,171 @@ def split_body(body: str) -> tuple[str, str | None]:
 Evaluator = "Callable[[Found], str]"  # evaluate(found) -> replacement text
 
 
-def expand(text: str, evaluate: Evaluator) -> str:
-    """Expand every macro in ``text``; ``evaluate(found)`` gives the replacement of one macro."""
+class Memo:
+    """Remembered expansions of knobs (before ``$(DOLLAR)`` is replaced) for one configuration.
+
+    ``lookup(name)`` is the raw value by the configuration's lookup order.  The owner calls
+    :meth:`clear` whenever a definition changes.  ``epoch`` changes with every clear and every
+    ``$RANDOM_*`` evaluated (whose result depends on the knob being expanded), so an expansion
+    that saw either is not remembered.
+    """
+
+    __slots__ = ("lookup", "values", "chars", "epoch")
+
+    def __init__(self, lookup: "Callable[[str], str | None]"):
+        self.lookup = lookup
+        self.values: dict[str, str] = {}
+        self.chars = 0
+        self.epoch = 0
+
+    def clear(self) -> None:
+        self.epoch += 1
+        if self.values:
+            self.values.clear()
+            self.chars = 0
+
+    def remember(self, key: str, text: str, epoch: int) -> None:
+        if epoch == self.epoch and self.chars + len(text) <= MAX_MEMO_CHARS:
+            self.chars += len(text) - len(self.values.get(key, ""))
+            self.values[key] = text
+
+
+def _default_budget():
+    from condorcfg.config.limits import Budget  # a caller without a configuration: this call's own budget
+
+    return Budget()
+
+
+def expand(text: str, evaluate: Evaluator, budget=None, memo: Memo | None = None, knob: str | None = None) -> str:
+    """Expand every macro in ``text``; ``evaluate(found)`` gives the replacement of one macro.
+
+    ``budget`` (a :class:`~condorcfg.config.limits.Budget`, default: a fresh one) is charged
+    for the work.  With a ``memo``, ``$(NAME)`` is resolved through ``memo.lookup`` and
+    remembered expansions; ``knob`` says ``text`` is that knob's raw value, to remember its
+    expansion too.
+    """
     if "$" not in text:
         return text
+    if budget is None:
+        budget = _default_budget()
+    budget.check()
+    walk = _Walk()
+    regions: list[list] = []  # knob values being expanded in place: [key, start, tail length, epoch]
+    if memo is not None and knob:
+        regions.append([knob.upper(), 0, 0, memo.epoch])
     count = 0
     work = 0
     size_limit = max(MAX_EXPANDED_SIZE, 2 * len(text))
     resume = 0
     while True:
+        first = len(walk.starts)
+        found = None
         dollar = text.find("$", resume)
-        if dollar < 0:
+        if dollar >= 0:
+            plain = _PLAIN_REF.match(text, dollar)
+            if plain is not None and plain.group(1).upper() != "DOLLAR":
+                # fast path: the first "$" starts a plain $(NAME) / $(NAME:default) - exactly what
+                # next_macro would return for it
+                found = Found(NORMAL, "", text[dollar + 2:plain.end() - 1], dollar, plain.end())
+            else:
+                found = next_macro(text, dollar, _skip_for_expansion, walk)
+        if regions:
+            _follow(regions, walk, first, found, text, memo)
+        if found is None:
+            budget.spend(1 + len(walk.starts) - first, walk.scanned)
             break
-        plain = _PLAIN_REF.match(text, dollar)
-        if plain is not None and plain.group(1).upper() != "DOLLAR":
-            # fast path: the first "$" starts a plain $(NAME) / $(NAME:default) - exactly what
-            # next_macro would return for it
-            found = Found(NORMAL, "", text[dollar + 2:plain.end() - 1], dollar, plain.end())
-        else:
-            found = next_macro(text, dollar, _skip_for_expansion)
-            if found is None:
-                break
-        text = text[:found.start] + evaluate(found) + text[found.end:]
-        # HTCondor rescans from the start; scanning from the first "$" before the replacement
-        # finds the same leftmost macro (nothing before that "$" can start one)
-        resume = text.find("$", 0, found.start)
-        if resume < 0:
-            resume = found.start
+        replacement, final, opened = _replacement(found, evaluate, memo)
+        start = found.start
+        text = text[:start] + replacement + text[found.end:]
         count += 1
         work += len(text)
+        budget.spend(1 + len(walk.starts) - first, walk.scanned + len(text))
+        walk.scanned = 0
         if count > MAX_SUBSTITUTIONS:
             raise ExpansionLimit(f"it needs more than {MAX_SUBSTITUTIONS} substitutions (the limit)", text, True)
         if work > MAX_WORK:
             raise ExpansionLimit(f"substituting copies more than {MAX_WORK} characters (the limit)", text, True)
         if len(text) > size_limit:
             raise ExpansionLimit(f"the expanded text grows beyond {size_limit} characters (the limit)", text, True)
-    return replace_dollar(text)
+        resume = walk.restart(start)
+        if final and resume == start:
+            resume = start + len(replacement)  # a remembered expansion holds no macro: skip it
+        if opened is not None and len(regions) < MAX_MEMO_NESTING:
+            regions.append([opened, start, len(text) - start - len(replacement), memo.epoch])
+    return replace_dollar(text, budget)
 
 
-def replace_dollar(text: str) -> str:
-    """Turn each ``$(DOLLAR)`` into ``$`` (last step of an expansion; the result is not rescanned for macros)."""
-    while "$" in text:
-        found = next_macro(text, 0, _only_dollar)
+def _replacement(found: Found, evaluate: Evaluator, memo: Memo | None) -> tuple[str, bool, str | None]:
+    """(text replacing ``found``, whether it is a remembered final expansion, the knob whose raw value it is)."""
+    if memo is None:
+        return evaluate(found), False, None
+    if found.kind != NORMAL:
+        if found.kind in _RANDOM_KINDS:
+            memo.epoch += 1
+        return evaluate(found), False, None
+    name, default = split_body(found.body)
+    key = name.upper()
+    remembered = memo.values.get(key)
+    if remembered is not None:
+        return remembered, True, None
+    raw = memo.lookup(name) if name else None
+    if raw:
+        return raw, False, key
+    return (default if default is not None else ""), False, None
+
+
+def _follow(regions: list[list], walk: _Walk, first: int, found: Found | None, text: str, memo: Memo) -> None:
+    """Update the knob values being expanded in place after one scan (``walk`` entries from ``first``).
+
+    A region is remembered once the scan has moved past it (it holds no macro any more) if it
+    was expanded exactly as its knob's value alone would be: no scan from inside it looked past
+    its end, nothing from outside reached into it, and no ``$RANDOM_*`` was evaluated meanwhile.
+    Regions nest, innermost last; each is pushed and popped once, so this stays linear.
+    """
+    length = len(text)
+    starts, ends = walk.starts, walk.ends
+    for index in range(first, len(starts)):
+        dollar, end = starts[index], ends[index]
+        _complete(regions, dollar, text, memo)
+        while regions and dollar < regions[-1][1]:
+            regions.pop()  # a scan from before the region: give it up (it may reach into the region)
+        while regions and end >= length - regions[-1][2]:
+            regions.pop()  # a scan from inside looked past the end: the value alone would differ
+    if found is None:
+        _complete(regions, length, text, memo)
+        return
+    _complete(regions, found.start, text, memo)
+    while regions and (found.start < regions[-1][1] or found.end > length - regions[-1][2]):
+        regions.pop()  # a macro across the region's edge: it is not expanded as the value alone
+
+
+def _complete(regions: list[list], position: int, text: str, memo: Memo) -> None:
+    """Remember (and close) the innermost regions that end at or before ``position``."""
+    length = len(text)
+    while regions and position >= length - regions[-1][2]:
+        key, start, tail, epoch = regions.pop()
+        memo.remember(key, text[start:length - tail], epoch)
+
+
+def replace_dollar(text: str, budget=None) -> str:
+    """Turn each ``$(DOLLAR)`` into ``$`` (last step of an expansion; the result is not rescanned for macros).
+
+    As HTCondor does, the search starts again after each replacement, so a "$" put in can
+    complete another ``$(DOLLAR)`` (``$(DOLLAR)(DOLLAR)`` is ``$``); the walk resumes where needed.
+    """
+    if "$" not in text:
+        return text
+    walk = _Walk()
+    pos = 0
+    while True:
+        found = next_macro(text, pos, _only_dollar, walk)
         if found is None:
-            break
+            return text
         text = text[:found.start] + "$" + text[found.end:]
-    return text
+        if budget is not None:
+            budget.spend(1, walk.scanned + len(text))
+        walk.scanned = 0
+        pos = walk.restart(found.start)
 
 
 def self_names(name: str, prefixes: tuple[str, ...]) -> tuple[str, ...]:
@@ -290,7 +475,7 @@ def self_names(name: str, prefixes: tuple[str, ...]) -> tuple[str, ...]:
     return (upper,)
 
 
-def expand_self(text: str, selves: tuple[str, ...], evaluate: Evaluator) -> str:
+def expand_self(text: str, selves: tuple[str, ...], evaluate: Evaluator, budget=None) -> str:
     """Expand only references to the knob being assigned (``$(X)``, ``$(X:d)``, ``$F..(X)``)."""
     if "$" not in text:
         return text
@@ -309,12 +494,21 @@ def expand_self(text: str, selves: tuple[str, ...], evaluate: Evaluator) -> str:
             return body.upper() not in selves
         return True
 
+    if budget is None:
+        budget = _default_budget()
+    walk = _Walk()
     count = 0
+    pos = 0
     while True:
-        found = next_macro(text, 0, skip)
+        first = len(walk.starts)
+        found = next_macro(text, pos, skip, walk)
         if found is None:
+            budget.spend(1 + len(walk.starts) - first, walk.scanned)
             return text
         text = text[:found.start] + evaluate(found) + text[found.end:]
+        budget.spend(1 + len(walk.starts) - first, walk.scanned + len(text))
+        walk.scanned = 0
         count += 1
         if count > MAX_SUBSTITUTIONS or len(text) > MAX_EXPANDED_SIZE:
             raise ExpansionLimit("self-reference expansion does not terminate", text, True)
+        pos = walk.restart(found.start)

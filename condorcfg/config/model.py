@@ -13,7 +13,15 @@ Values are stored raw and expanded only when read (config-language.md 7-8):
 * expansion is bounded; a reference cycle raises CondorcfgError naming the
   cycle instead of hanging as HTCondor does (code ``macro-cycle``); references that
   only multiply (exponential growth, no cycle) say the value grew too large, with the
-  limit (``macro-too-large``); too deep nesting of functions is ``macro-too-deep``.
+  limit (``macro-too-large``); too deep nesting of functions is ``macro-too-deep``;
+  all expansions of one configuration share one :class:`~condorcfg.config.limits.Budget`
+  (``budget-exceeded`` when it is spent) and a memo of knob expansions, cleared whenever a
+  definition changes.
+
+Memory stays linear in the text read: a :class:`Definition` is a slotted object, and the
+history of a knob that grows by ``+=`` or ``X = $(X) more`` keeps one copy of the longest
+text, the older values being slices of it (:class:`_SharedText`), instead of every
+intermediate value in full.
 """
 from __future__ import annotations
 
@@ -21,6 +29,7 @@ import os
 from dataclasses import dataclass, field
 
 from condorcfg.config import macros
+from condorcfg.config.limits import FUNCTION_STEPS, Budget, BudgetExceeded
 from condorcfg.diagnostics import CondorcfgError, Diagnostic, Location, error, warning
 
 TYPE_CHECKING = False  # (not `typing`: importing it costs start-up time)
@@ -28,32 +37,107 @@ if TYPE_CHECKING:
     from typing import Mapping
 
 ORIGINS = ("file", "template", "default", "host", "env")
+_WRITTEN = ("file", "template", "env")  # the origins names() lists
 
 
-@dataclass(slots=True)
+SHARE_MIN_LENGTH = 256  # shorter superseded values are kept as they are (sharing would not pay)
+
+
+class _SharedText:
+    """The latest value of one knob's growing history; the older values are slices of it.
+
+    A superseded value is ``text[shift + offset:shift + offset + length]``.  When a new value
+    contains the latest one at position ``p`` (``X = more $(X)``), ``shift`` grows by ``p`` and
+    every older slice moves with it, at no cost per member.
+    """
+
+    __slots__ = ("text", "shift")
+
+    def __init__(self, text: str):
+        self.text = text
+        self.shift = 0
+
+
 class Definition:
-    """One assignment of a knob and where it came from."""
+    """One assignment of a knob and where it came from.
 
-    name: str  # spelling as written (after name expansion)
-    raw: str  # stored text (self references already expanded, as HTCondor stores it)
-    location: Location
-    origin: str = "file"  # file | template | default | host | env
-    template: str | None = None  # "ROLE:Execute" for a template definition
-    # the `use` line that applied the template; for nested templates the user's own (outermost)
-    # `use` line, for an AUTO_USE_<CAT>_<Name> knob that knob's definition
-    use_location: Location | None = None
-    overrode: "Definition | None" = None
-    text: str | None = None  # the logical line as written (for --verbose)
-    matches_default: bool = False  # HTCondor kept the built-in text because the value equals it
-    # every `use` that led to this definition, outermost first: ((template, use Location), ...);
-    # the last entry is (self.template, the `use` line inside the enclosing template body)
-    template_chain: tuple = ()
+    A slotted class, not a dataclass: a big configuration has a million of these.  ``raw``
+    is the stored text (self references already expanded, as HTCondor stores it); once a
+    longer value containing it supersedes it, it is kept as a slice of that value
+    (:meth:`share_with`), so a knob appended to 30,000 times costs one copy of its text.
+    """
+
+    __slots__ = ("name", "_raw", "_shared", "location", "origin", "template", "use_location", "overrode", "text",
+                 "matches_default", "template_chain")
+
+    def __init__(self, name: str, raw: str, location: Location, origin: str = "file", template: str | None = None,
+                 use_location: Location | None = None, overrode: "Definition | None" = None, text: str | None = None,
+                 matches_default: bool = False, template_chain: tuple = ()):
+        self.name = name  # spelling as written (after name expansion)
+        self._raw = raw  # the text, or (_SharedText, offset, length) once superseded by a longer value
+        self._shared = None  # the _SharedText whose latest text is this (effective) definition's raw
+        self.location = location
+        self.origin = origin  # file | template | default | host | env
+        self.template = template  # "ROLE:Execute" for a template definition
+        # the `use` line that applied the template; for nested templates the user's own (outermost)
+        # `use` line, for an AUTO_USE_<CAT>_<Name> knob that knob's definition
+        self.use_location = use_location
+        self.overrode = overrode
+        self.text = text  # the logical line as written (for --verbose)
+        self.matches_default = matches_default  # HTCondor kept the built-in text because the value equals it
+        # every `use` that led to this definition, outermost first: ((template, use Location), ...);
+        # the last entry is (self.template, the `use` line inside the enclosing template body)
+        self.template_chain = template_chain
+
+    @property
+    def raw(self) -> str:
+        raw = self._raw
+        if type(raw) is str:
+            return raw
+        shared, offset, length = raw
+        start = shared.shift + offset
+        return shared.text[start:start + length]
+
+    @raw.setter
+    def raw(self, value: str) -> None:
+        self._raw = value
+        self._shared = None
+
+    def share_with(self, newer: "Definition") -> None:
+        """``newer`` supersedes this definition: keep this value as a slice of its value if it contains it."""
+        mine, theirs = self._raw, newer._raw
+        if type(mine) is not str or type(theirs) is not str or len(mine) < SHARE_MIN_LENGTH or len(theirs) <= len(mine):
+            return
+        position = 0 if theirs.startswith(mine) else theirs.find(mine)
+        if position < 0:
+            return
+        shared = self._shared or _SharedText(mine)
+        shared.shift += position
+        shared.text = theirs
+        self._raw = (shared, position - shared.shift, len(mine))
+        self._shared = None
+        newer._shared = shared
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Definition):
+            return NotImplemented
+        return (self.overrode is other.overrode and self.raw == other.raw
+                and all(getattr(self, f) == getattr(other, f) for f in _COMPARED))
+
+    __hash__ = None  # mutable and compared by value, like the dataclass it replaces
+
+    def __repr__(self) -> str:
+        return (f"Definition(name={self.name!r}, raw={self.raw!r}, location={self.location!r}, "
+                f"origin={self.origin!r}, template={self.template!r})")
 
     def describe(self) -> str:
         where = str(self.location)
         if self.template:
             where += f" (template {self.template}, used at {self.use_location})"
         return where
+
+
+_COMPARED = ("name", "location", "origin", "template", "use_location", "text", "matches_default", "template_chain")
 
 
 @dataclass
@@ -70,11 +154,19 @@ class Config:
     files: list[str] = field(default_factory=list)
     statements: list = field(default_factory=list)
     _table: dict[str, Definition] = field(default_factory=dict)
+    # every definition in reading order, only for names defined more than once (or undefined):
+    # most names have one, and a list per name costs ~100 bytes on a million-line configuration
     _history: dict[str, list[Definition]] = field(default_factory=dict)
     _order: list[str] = field(default_factory=list)
     _expansion_errors: set = field(default_factory=set)
     _function_depth: int = 0
     _seed_name: str = ""  # the knob being expanded: seeds $RANDOM_* so results are reproducible
+    budget: Budget = field(default_factory=Budget)  # what this command may still spend (condorcfg.config.limits)
+    _memo: macros.Memo | None = None  # knob expansions, valid until a definition changes
+    _cycles: dict = field(default_factory=dict)  # find_cycle results, valid until a definition changes
+
+    def __post_init__(self) -> None:
+        self._memo = macros.Memo(self.lookup)
 
     # --- storing ---------------------------------------------------------------------------
 
@@ -84,13 +176,16 @@ class Config:
             key = definition.name.upper()
         previous = self._table.get(key)
         definition.overrode = previous
+        self._changed()
+        history = self._history.get(key)
+        if history is not None:
+            history.append(definition)
+        elif previous is not None:
+            self._history[key] = [previous, definition]
         if previous is None:
             self._order.append(key)
-        history = self._history.get(key)
-        if history is None:
-            self._history[key] = [definition]
         else:
-            history.append(definition)
+            previous.share_with(definition)
         self._table[key] = definition
         return definition
 
@@ -98,8 +193,16 @@ class Config:
         """Forget a knob (used for host facts that do not exist while the main file is read)."""
         key = name.upper()
         if key in self._table:
+            self._history.setdefault(key, [self._table[key]])  # a later definition keeps this one in its history
             del self._table[key]
             self._order.remove(key)
+            self._changed()
+
+    def _changed(self) -> None:
+        """A definition changed: remembered expansions and cycles may be wrong now."""
+        self._memo.clear()
+        if self._cycles:
+            self._cycles.clear()
 
     def stored(self, name: str) -> Definition | None:
         """The effective definition stored under exactly this name (no prefixes, no defaults)."""
@@ -159,7 +262,12 @@ class Config:
 
     def history(self, name: str) -> list[Definition]:
         """Every definition of exactly this name in reading order, effective last."""
-        return list(self._history.get(name.upper(), []))
+        key = name.upper()
+        history = self._history.get(key)
+        if history is not None:
+            return list(history)
+        found = self._table.get(key)
+        return [found] if found is not None else []
 
     def names(self) -> list[str]:
         """Names defined by files, templates or the environment (first spelling, reading order).
@@ -167,12 +275,19 @@ class Config:
         Detected host facts and built-in defaults are left out unless a file set them too.
         """
         out = []
+        table, histories = self._table, self._history
         for key in self._order:
-            if key not in self._table:
+            found = table.get(key)
+            if found is None:
                 continue
-            written = [d for d in self._history[key] if d.origin in ("file", "template", "env")]
-            if written:
-                out.append(written[0].name)
+            history = histories.get(key)
+            if history is None:
+                if found.origin in _WRITTEN:
+                    out.append(found.name)
+                continue
+            written = next((d for d in history if d.origin in _WRITTEN), None)
+            if written is not None:
+                out.append(written.name)
         return out
 
     def definitions(self) -> list[Definition]:
@@ -187,11 +302,18 @@ class Config:
         ``knob`` names the knob whose value this is: it is named in errors and seeds the
         reproducible ``$RANDOM_*`` picks (see condorcfg.config.functions).
         """
+        return self._expand(text, knob, None)
+
+    def _expand(self, text: str, knob: str | None, value_of: str | None) -> str:
+        """``expand``; ``value_of`` names the knob whose raw value ``text`` is (its expansion is remembered)."""
         outer_seed = self._seed_name
         if knob is not None:
             self._seed_name = knob.upper()
         try:
-            return macros.expand(text, self._evaluate)
+            return macros.expand(text, self._evaluate, self.budget, self._memo, value_of)
+        except BudgetExceeded as exc:
+            self._locate(exc, knob)
+            raise
         except macros.ExpansionLimit as exc:
             raise CondorcfgError(self._loop_diagnostic(knob, text, exc)) from None
         except RecursionError:
@@ -200,12 +322,23 @@ class Config:
         finally:
             self._seed_name = outer_seed
 
+    def _locate(self, exc: CondorcfgError, knob: str | None) -> None:
+        """Point an error without a location at ``knob``'s definition (when it is written somewhere)."""
+        if exc.diagnostic.location is None and knob:
+            definition = self.source(knob)
+            if definition is not None and definition.origin != "default":
+                exc.diagnostic.location = definition.location
+
     def value(self, name: str) -> str | None:
         """The fully expanded value like ``condor_config_val``; None when undefined or empty."""
         raw = self.lookup(name)
         if raw is None:
             return None
-        expanded = self.expand(raw, knob=name)
+        remembered = self._memo.values.get(name.upper()) if "$" in raw else None
+        if remembered is not None:
+            expanded = macros.replace_dollar(remembered, self.budget)
+        else:
+            expanded = self._expand(raw, name, name)
         return expanded if expanded else None
 
     def is_defined(self, name: str) -> bool:
@@ -222,6 +355,7 @@ class Config:
             return default if default is not None else ""
         from condorcfg.config.functions import evaluate_function
 
+        self.budget.spend(FUNCTION_STEPS, len(found.body))
         return evaluate_function(found.kind, found.prefix, found.body, _FunctionContext(self))
 
     def expand_self(self, name: str, text: str, location: Location | None = None) -> str:
@@ -231,7 +365,7 @@ class Config:
         selves = macros.self_names(name, self.prefixes()) if "." in name else (name.upper(),)
         outer_seed, self._seed_name = self._seed_name, name.upper()
         try:
-            return macros.expand_self(text, selves, self._evaluate)
+            return macros.expand_self(text, selves, self._evaluate, self.budget)
         except (macros.ExpansionLimit, RecursionError):
             raise CondorcfgError(error(
                 f"the value of {name} refers to {name} through a function in a way that never ends "
@@ -267,9 +401,9 @@ class Config:
             code = "macro-cycle"
         elif exc.growth:
             message = (f"macro expansion of {shown} grew too large: {exc.reason}; no knob refers back to itself, "
-                       f"but the references multiply (like A = $(B)$(B), B = $(C)$(C), ...), so the value "
-                       f"would be enormous and HTCondor would take exponential time and memory; reduce the "
-                       f"repeated references")
+                       f"but the references multiply or repeat (like A = $(B)$(B), B = $(C)$(C), ..., or "
+                       f"thousands of references in one long value), so HTCondor would take a very long time "
+                       f"and much memory; reduce the repeated references")
             code = "macro-too-large"
         else:
             message = f"macro expansion of {shown} does not finish: {exc.reason}; simplify the nested references"
@@ -282,8 +416,16 @@ class Config:
         """A reference cycle reachable from ``start`` (names as written), or None.
 
         Iterative depth-first search over the ``$(X)`` references of raw values, so a long
-        (but acyclic) chain cannot exhaust Python's stack.
+        (but acyclic) chain cannot exhaust Python's stack.  Remembered until a definition changes
+        (a lint run asks once per failing knob) and charged to the budget.
         """
+        key = start.upper()
+        if key not in self._cycles:
+            self._cycles[key] = self._search_cycle(start)
+        found = self._cycles[key]
+        return list(found) if found is not None else None
+
+    def _search_cycle(self, start: str) -> list[str] | None:
         done: set[str] = set()
         path: list[str] = []
         on_path: dict[str, int] = {}
@@ -299,6 +441,7 @@ class Config:
                 refs += [word for word in macros.function_arguments(head) if self.lookup(word) is not None]
             refs = list(dict.fromkeys(refs))
             budget[0] -= len(refs)
+            self.budget.spend(1 + len(refs), len(head))
             on_path[name.upper()] = len(path)
             path.append(name)
             stack.append((name, list(reversed(refs))))
@@ -338,12 +481,20 @@ class _FunctionContext:
         return self.config.lookup(name)
 
     def expand(self, text: str) -> str:
+        return self.expand_knob(None, text)
+
+    def expand_knob(self, name: str | None, raw: str) -> str:
+        """Expand ``raw``, the raw value of knob ``name`` (None: any text); a knob's is remembered."""
         config = self.config
         if config._function_depth >= MAX_FUNCTION_NESTING:
-            raise macros.ExpansionLimit(f"functions nested more than {MAX_FUNCTION_NESTING} deep", text)
+            raise macros.ExpansionLimit(f"functions nested more than {MAX_FUNCTION_NESTING} deep", raw)
+        if name is not None and "$" in raw:
+            remembered = config._memo.values.get(name.upper())
+            if remembered is not None:
+                return macros.replace_dollar(remembered, config.budget)
         config._function_depth += 1
         try:
-            return macros.expand(text, config._evaluate)
+            return macros.expand(raw, config._evaluate, config.budget, config._memo, name)
         finally:
             config._function_depth -= 1
 

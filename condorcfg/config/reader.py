@@ -29,8 +29,11 @@ Configuration text is untrusted: commands (``include : cmd |``,
 ``include command :``, a ``LOCAL_CONFIG_FILE`` ending in ``|``) run only
 with ``allow_exec=True``; otherwise they become ``command-include``
 diagnostics and reading goes on.  Nesting of includes, if-blocks and
-templates and the size of files are bounded.  A configuration HTCondor
-rejects raises :class:`CondorcfgError` pointing at the offending line.
+templates and the size of files are bounded, and so is the total work of one load: the
+files read (again), the text parsed and the macro expansion done, shared by everything the
+load reads (:mod:`condorcfg.config.limits`), so includes or templates that fan out end with
+a ``budget-exceeded`` error naming the limit.  A configuration HTCondor rejects raises
+:class:`CondorcfgError` pointing at the offending line.
 """
 from __future__ import annotations
 
@@ -42,8 +45,9 @@ from condorcfg.config import statements as st
 from condorcfg.config.conditions import ConditionError, evaluate_condition
 from condorcfg.config.host import (apply_environment, discover_config, host_definition, insert_hostnames,
                                    insert_special)
+from condorcfg.config.limits import BudgetExceeded
 from condorcfg.config.model import Config, Definition
-from condorcfg.config.source import LineTooLong, LogicalLine, decode, logical_lines
+from condorcfg.config.source import LineTooLong, decode, iter_logical_lines
 from condorcfg.config.template_args import substitute_arguments, use_items
 from condorcfg.diagnostics import CondorcfgError, Diagnostic, Location, warning
 
@@ -112,6 +116,7 @@ class Reader:
         self.repository = mode == "repository"
         self.sysroot = os.path.abspath(sysroot) if sysroot else None
         self.use_depth = 0
+        self.where: Location | None = None  # the statement being read (for a budget-exceeded error)
         # the `use` lines being applied, outermost first: (template "CAT:Name", use Location)
         self.use_chain: list[tuple[str, Location]] = []
 
@@ -158,7 +163,8 @@ class Reader:
         if "\0" not in full and os.path.isdir(full):
             return True  # HTCondor accepts a directory as an include and reads nothing
         try:
-            mode = os.stat(full).st_mode
+            status = os.stat(full)
+            mode = status.st_mode
             if not stat.S_ISREG(mode):
                 raise _fatal(f"{path} is not a regular file (a device, pipe or socket); reading it could block "
                              f"forever, so it is refused", where or Location(path), code="unreadable-file")
@@ -192,6 +198,7 @@ class Reader:
                 "warning", f"reading {path}, which is outside the directories of the configuration given",
                 where, code="outside-file",
                 notes=["the result depends on this machine's files; pass the file explicitly to check it too"]))
+        self.config.budget.read(len(data), (status.st_dev, status.st_ino), where or Location(path))
         shown = full if self.sysroot and os.path.isabs(path) and not given else path  # the file read
         self.config.files.append(shown)
         self.read_text(decode(data), shown, depth)
@@ -220,6 +227,7 @@ class Reader:
         except (OSError, ValueError, subprocess.SubprocessError) as exc:
             raise _fatal(f"cannot run configuration command `{command}`: {exc}", where, code="bad-command")
         output = proc.stdout[:MAX_FILE_SIZE]
+        self.config.budget.read(len(output), None, where)
         self.config.files.append(command + " |")
         if cache:
             try:
@@ -235,20 +243,25 @@ class Reader:
     def read_text(self, text: str, file: str, depth: int, first_line: int = 1, template: str | None = None,
                   use_location: Location | None = None) -> None:
         try:
-            lines = logical_lines(text, file, first_line)
+            self._read_lines(iter_logical_lines(text, file, first_line), file, depth, template, use_location)
         except LineTooLong as exc:
             raise _fatal(f"a logical line is longer than the limit; check for a runaway `\\` continuation",
                          Location(file, exc.line), code="line-too-long")
+        except BudgetExceeded as exc:
+            if exc.diagnostic.location is None:  # an expansion ran out: point at the line that did it
+                exc.diagnostic.location = self.where
+            raise
+
+    def _read_lines(self, lines, file: str, depth: int, template: str | None, use_location: Location | None) -> None:
+        """Read the statements of ``lines`` (an iterator of LogicalLine: each is read before the next is made)."""
         ifs: list[list] = []  # [parent_active, taking, done, seen_else, location]
         active = True  # all enclosing branches are taken
         chain = tuple(self.use_chain) if template else ()
-        index = 0
-        count = len(lines)
         cfg = self.config
-        while index < count:
-            line = lines[index]
-            index += 1
-            where = Location(file, line.line, line.column, line.end_line)
+        budget = cfg.budget
+        for line in lines:
+            where = self.where = Location(file, line.line, line.column, line.end_line)
+            budget.statement(where)
             text_ = line.text
             if text_.startswith(":"):
                 rest = text_[1:].lstrip(_BLANKS)
@@ -275,7 +288,7 @@ class Reader:
             if kind == st.SECTION:
                 continue
             if kind == st.HEREDOC:
-                body, index = self._collect_heredoc(lines, index, value, where, file)
+                body = self._collect_heredoc(lines, value, where)
                 statement.value = body
                 self._assign(name, body, "@=", where, statement)
             elif kind in (st.ASSIGN, st.APPEND):
@@ -294,14 +307,15 @@ class Reader:
             raise _fatal("this `if` has no matching `endif` before the end of the file "
                          "(an if-block must be closed in the file that opens it)", opened, code="unclosed-if")
 
-    def _collect_heredoc(self, lines: list[LogicalLine], index: int, tag: str, where: Location, file: str):
+    def _collect_heredoc(self, lines, tag: str, where: Location) -> str:
+        """The body of a ``NAME @=tag`` value: the lines up to ``@tag``, taken from the ``lines`` iterator."""
         close = "@" + tag
         body = []
-        while index < len(lines):
-            line = lines[index]
-            index += 1
+        budget = self.config.budget
+        for line in lines:
+            budget.statement(where)
             if line.text.strip(_BLANKS) == close:
-                return "\n".join(body), index
+                return "\n".join(body)
             body.append(line.text)
         raise _fatal(f"the multi-line value started here is never closed: add a line `{close}`", where,
                      code="unclosed-heredoc")
@@ -374,6 +388,8 @@ class Reader:
                 "warning", f"obsolete use of ':' for assignment of {name}; write `{name} = ...`", where,
                 code="colon-assignment"))
         key = name.upper()
+        if key == name:
+            key = name  # the same string: the tables then hold no second copy of an upper-case name
         existing = cfg.stored(key)
         if existing is not None and existing.matches_default and "." not in key:
             existing = None  # HTCondor never stored that one (it repeated the default)
@@ -472,6 +488,7 @@ class Reader:
             raise _fatal("templates are nested too deep (a template that uses itself?)", where, code="use-depth")
         body = substitute_arguments(template.body, args)
         qualified = f"{template.category}:{template.name}"
+        self.config.budget.read(len(body), ("template", qualified), where, is_file=False)
         outermost = self.use_chain[0][1] if self.use_chain else where
         self.use_depth += 1
         self.use_chain.append((qualified, where))

@@ -72,27 +72,35 @@ def _lstrip(text: str) -> str:
 
 
 def logical_lines(text: str, file: str, first_line: int = 1, keep_comments: bool = False) -> list[LogicalLine]:
-    """Split ``text`` into logical lines the way HTCondor does.
+    """Split ``text`` into logical lines the way HTCondor does (a list of :func:`iter_logical_lines`).
 
     ``first_line`` numbers the first physical line (template bodies start
     mid-file).  Comment lines are returned only when ``keep_comments`` is
     true (they then start with ``#``); ``#opt:`` directives are always obeyed.
     """
-    out: list[LogicalLine] = []
+    return list(iter_logical_lines(text, file, first_line, keep_comments))
+
+
+def iter_logical_lines(text: str, file: str, first_line: int = 1, keep_comments: bool = False):
+    """The logical lines of ``text`` one by one (see :func:`logical_lines`).
+
+    A generator that walks the text without splitting it first: the reader processes each
+    line before the next is made, so a huge file never has all its lines in memory at once
+    and a per-load limit on statements stops it early.
+    """
     old_comment_mode = False
     strict = False
-    physical = text.split("\n")
-    last_unterminated = physical.pop()  # "" when the text ends with a newline
     line_number = first_line - 1
     buf: list[str] | None = None  # pieces of the logical line being continued; None between lines
     size = 0  # total length of buf
     tail = ""  # last character of buf
     start_line = start_column = 0
 
-    def emit(logical: str, end_line: int) -> None:
+    def directive_line(logical: str, end_line: int) -> LogicalLine | None:
+        """A blank or comment logical line: obey ``#opt:`` and return it only if comments are kept."""
         nonlocal old_comment_mode, strict
         if not logical.strip(_SPACE):
-            return
+            return None
         if logical.startswith("#"):
             directive = logical.strip(_SPACE).lower()
             if directive == "#opt:oldcomment":
@@ -102,10 +110,16 @@ def logical_lines(text: str, file: str, first_line: int = 1, keep_comments: bool
             elif directive == "#opt:strict":
                 strict = True
             if not keep_comments:
-                return
-        out.append(LogicalLine(logical, file, start_line, max(end_line, start_line), start_column, strict))
+                return None
+        return LogicalLine(logical, file, start_line, max(end_line, start_line), start_column, strict)
 
-    for raw in physical:
+    position = 0
+    while True:
+        newline = text.find("\n", position)
+        if newline < 0:
+            break
+        raw = text[position:newline]
+        position = newline + 1
         line_number += 1
         if buf is None:
             # fast path: a complete line (no continuation pending, none started here)
@@ -114,7 +128,7 @@ def logical_lines(text: str, file: str, first_line: int = 1, keep_comments: bool
                 continue
             first = stripped[0]
             if stripped[-1] != "\\" and first != "#":
-                out.append(LogicalLine(stripped, file, line_number, line_number, raw.find(first) + 1, strict))
+                yield LogicalLine(stripped, file, line_number, line_number, raw.find(first) + 1, strict)
                 continue
         piece = raw.rstrip(_SPACE)
         stripped = piece.lstrip(_SPACE)
@@ -139,9 +153,15 @@ def logical_lines(text: str, file: str, first_line: int = 1, keep_comments: bool
         # `tail` is the last character of the whole buffer, as HTCondor tests it (a blank
         # continuation line adds nothing, so the previous line's last character counts)
         if tail == "\\":
-            buf[-1] = buf[-1][:-1]
+            # drop the backslash; buf holds only non-empty pieces, so the new tail is at hand
+            # (searching back over emptied pieces made many `# c \` continuation lines quadratic)
+            last = buf[-1][:-1]
+            if last:
+                buf[-1] = last
+            else:
+                buf.pop()
             size -= 1
-            tail = next((part[-1] for part in reversed(buf) if part), "")
+            tail = buf[-1][-1] if buf else ""
             # a top-level comment ending in "\" does not continue (new-comment mode)
             if not (in_comment and not old_comment_mode):
                 continue
@@ -150,15 +170,20 @@ def logical_lines(text: str, file: str, first_line: int = 1, keep_comments: bool
         if not logical:
             continue
         if logical[0] == "#" or logical[0] in _SPACE:
-            emit(logical, line_number)
+            found = directive_line(logical, line_number)
+            if found is not None:
+                yield found
         else:
-            out.append(LogicalLine(logical, file, start_line, line_number, start_column, strict))
+            yield LogicalLine(logical, file, start_line, line_number, start_column, strict)
+    last_unterminated = text[position:]  # "" when the text ends with a newline
+    found = None
     if last_unterminated:
         # the last line without a newline: appended raw - no trimming, no continuation, not counted
         if buf is None:
             start_line = line_number + 1
             start_column = len(last_unterminated) - len(last_unterminated.lstrip(_SPACE)) + 1
-        emit("".join(buf or ()) + last_unterminated, line_number)
+        found = directive_line("".join(buf or ()) + last_unterminated, line_number)
     elif buf is not None:
-        emit("".join(buf), line_number)
-    return out
+        found = directive_line("".join(buf), line_number)
+    if found is not None:
+        yield found

@@ -25,6 +25,12 @@ first directory holding either file wins, ``.condorcfg.yaml`` before ``pyproject
     tolerance = 0.05
 
 Relative paths are relative to the directory of the file that sets them.
+
+The project file comes with the pull request, so what it can cost is bounded: at most
+:data:`MAX_PROJECT_FILE` bytes (``inputs.MAX_YAML_SIZE`` for YAML, which is parsed in pure
+Python), no more than ``inputs.MAX_YAML_VALUES`` values once YAML aliases are expanded,
+and ``known-knobs`` patterns that Python's backtracking ``re`` matches against any knob
+name in time linear in the name (:func:`knob_pattern_problem`).
 """
 from __future__ import annotations
 
@@ -37,6 +43,9 @@ from condorcfg.diagnostics import SEVERITIES, CondorcfgError, Diagnostic, Locati
 
 YAML_NAME = ".condorcfg.yaml"
 TOML_NAME = "pyproject.toml"
+MAX_PROJECT_FILE = 1024 * 1024  # bytes of pyproject.toml read (tomllib: ~0.5 s per MiB)
+MAX_KNOB_PATTERN = 200  # characters of one known-knobs pattern
+MAX_KNOB_CHOICES = 16  # ways through a pattern's alternatives and bounded repeats (each multiplies the work)
 
 _LIST_KEYS = ("roots", "select", "extend-select", "ignore", "known-knobs")
 _PATH_KEYS = ("sysroot", "baseline")
@@ -77,6 +86,7 @@ class ProjectConfig:
         return files
 
     def known_knob_patterns(self) -> list[re.Pattern]:
+        """The known-knobs patterns, compiled as lint matches them (validated when the file was read)."""
         return [re.compile(p, re.IGNORECASE) for p in self.known_knobs]
 
 
@@ -114,9 +124,15 @@ def _fail(path, line: int, message: str):
     raise ProjectConfigError(Diagnostic("error", message, Location(str(path), line or 0, 1), code="project-config"))
 
 
-def _read_text(path: Path) -> str:
+def _read_text(path: Path, limit: int = MAX_PROJECT_FILE) -> str:
+    """The file's text, refused past ``limit`` bytes (read no further than that)."""
     try:
-        return path.read_text(encoding="utf-8")
+        with open(path, "rb") as handle:
+            data = handle.read(limit + 1)
+        if len(data) > limit:
+            _fail(path, 0, f"{path.name} is larger than {limit:,} bytes, more than condorcfg reads from a project "
+                           f"configuration file; it is refused")
+        return data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         _fail(path, 0, f"cannot read project configuration: {exc}")
 
@@ -157,12 +173,20 @@ def _read_yaml(path: Path):
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
 
-    text = _read_text(path)
+    from condorcfg.inputs import MAX_YAML_SIZE, check_expanded_size
+
+    text = _read_text(path, MAX_YAML_SIZE)
     try:
         data = YAML(typ="rt").load(text)
     except YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         _fail(path, mark.line + 1 if mark else 0, f"{path.name} is not valid YAML: {getattr(exc, 'problem', exc)}")
+    except RecursionError:
+        _fail(path, 0, f"{path.name} is nested too deeply to read")
+    try:  # before anything copies it: aliases can make a few lines hold billions of values
+        check_expanded_size(data, str(path), "project configuration", "project-config")
+    except CondorcfgError as exc:
+        raise ProjectConfigError(exc.diagnostic)
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -196,10 +220,9 @@ def _build(data: dict, path: Path, line_of) -> ProjectConfig:
                 value = [str(directory / v) for v in value]
             if key == "known-knobs":
                 for pattern in value:
-                    try:
-                        re.compile(pattern)
-                    except re.error as exc:
-                        _fail(path, line, f"known-knobs entry {pattern!r} is not a valid regex: {exc}")
+                    problem = knob_pattern_problem(pattern)
+                    if problem:
+                        _fail(path, line, f"known-knobs entry {_short(pattern)} {problem}")
             setattr(project, key.replace("-", "_"), list(value))
         elif key in _PATH_KEYS:
             if not isinstance(value, str) or not value:
@@ -257,3 +280,111 @@ def resolve_machine(project: ProjectConfig, choice: str | None):
     if not path.is_absolute() and from_project:
         path = Path(project.directory) / path  # written in the project file: relative to it
     return machine_module.load_profile(str(path))
+
+
+def _short(text: str) -> str:
+    shown = repr(text)
+    return shown if len(shown) <= 60 else shown[:57] + "..."
+
+
+# -- known-knobs patterns ------------------------------------------------------------------------
+#
+# Lint matches every knob name against these with Python's re (fullmatch), which backtracks: a
+# pattern like (A+)+$ takes time exponential in the name's length, and knob names are as long
+# as the configuration makes them.  So a pattern must be one whose every way of matching is
+# cheap: no repeat of something that itself repeats or branches, no back-references or
+# look-arounds, at most one unbounded repeat per alternative, and few alternatives and bounded
+# repeats in sequence (each multiplies the ways to try).  Then a match takes time linear in the
+# name, and site patterns (SITE_.*, (GPU|FPGA)_[A-Z0-9_]+, SLOT[0-9]+_USER) all pass.
+
+def knob_pattern_problem(pattern: str) -> str | None:
+    """Why ``pattern`` cannot be a known-knobs entry (as the end of a sentence), or None."""
+    if len(pattern) > MAX_KNOB_PATTERN:
+        return f"is longer than {MAX_KNOB_PATTERN} characters"
+    try:
+        tree = _regex_parser().parse(pattern, re.IGNORECASE)
+    except (re.error, RecursionError, OverflowError, ValueError) as exc:
+        return f"is not a valid regex: {exc}"
+    try:
+        for alternative in _top_alternatives(tree):
+            unbounded, choices = _pattern_cost(alternative)
+            if unbounded > 1:
+                return ("repeats more than one part without bound (*, +, {n,}); matching it against a long knob "
+                        "name could take very long. Use at most one per alternative and bound the others, as "
+                        "SLOT[0-9]{1,4}_.*")
+            if choices > MAX_KNOB_CHOICES:
+                return (f"has too many optional parts or alternatives in sequence (more than {MAX_KNOB_CHOICES} "
+                        f"ways to match); matching it could take very long. Simplify it")
+    except _Unsafe as exc:
+        return str(exc)
+    return None
+
+
+class _Unsafe(Exception):
+    """A construct a knob-name pattern may not use (the message says which and why)."""
+
+
+def _regex_parser():
+    try:
+        import re._parser as parser  # Python 3.11+
+    except ImportError:  # pragma: no cover - Python 3.10
+        import sre_parse as parser
+    return parser
+
+
+def _top_alternatives(tree) -> list:
+    """The alternatives of ``A|B|C`` at the top (each is matched on its own), or the whole pattern."""
+    items = list(tree)
+    constants = _regex_parser()
+    if len(items) == 1 and items[0][0] == constants.BRANCH:
+        return list(items[0][1][1])
+    return [items]
+
+
+def _pattern_cost(items) -> tuple[int, int]:
+    """(unbounded repeats, ways through bounded choices) of a parsed sequence; _Unsafe for what is never cheap."""
+    c = _regex_parser()
+    repeats = (c.MAX_REPEAT, c.MIN_REPEAT) + ((c.POSSESSIVE_REPEAT,) if hasattr(c, "POSSESSIVE_REPEAT") else ())
+    unbounded, choices = 0, 1
+    for op, arg in items:
+        if op in (c.GROUPREF, getattr(c, "GROUPREF_EXISTS", None)):
+            raise _Unsafe("uses a back-reference, which knob-name patterns do not allow")
+        if op in (c.ASSERT, c.ASSERT_NOT):
+            raise _Unsafe("uses a look-ahead or look-behind, which knob-name patterns do not allow")
+        if op == c.SUBPATTERN:
+            inner_unbounded, inner_choices = _pattern_cost(arg[-1])
+        elif op == getattr(c, "ATOMIC_GROUP", None):
+            inner_unbounded, inner_choices = _pattern_cost(arg)
+        elif op == c.BRANCH:
+            costs = [_pattern_cost(branch) for branch in arg[1]]
+            inner_unbounded = max(u for u, _ in costs)
+            inner_choices = len(costs) * max(n for _, n in costs)
+        elif op in repeats:
+            low, high, body = arg
+            if _repeats_or_branches(body):
+                raise _Unsafe("repeats a part that itself repeats or has alternatives (like (A+)+ or (a|b)*); "
+                              "matching it can take time exponential in the knob name's length")
+            if high == c.MAXREPEAT:
+                inner_unbounded, inner_choices = 1, 1
+            else:
+                inner_unbounded, inner_choices = 0, high - low + 1
+        else:
+            continue  # a character, class, any-character or anchor
+        unbounded += inner_unbounded
+        choices *= inner_choices
+        if choices > MAX_KNOB_CHOICES * 1000:  # far past the limit: stop multiplying huge numbers
+            return unbounded, choices
+    return unbounded, choices
+
+
+def _repeats_or_branches(items) -> bool:
+    """Whether a parsed sequence holds a repeat or an alternation, at any depth."""
+    c = _regex_parser()
+    for op, arg in items:
+        if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.BRANCH) or op == getattr(c, "POSSESSIVE_REPEAT", None):
+            return True
+        if op == c.SUBPATTERN and _repeats_or_branches(arg[-1]):
+            return True
+        if op == getattr(c, "ATOMIC_GROUP", None) and _repeats_or_branches(arg):
+            return True
+    return False

@@ -116,7 +116,14 @@ def _number(value: float):
 
 
 def build_slot_ads(cfg, machine=None, public: bool = False) -> SlotAds:
-    """Every slot ad of ``machine`` under ``cfg``; ``public`` gives the collector's view."""
+    """Every slot ad of ``machine`` under ``cfg``; ``public`` gives the collector's view.
+
+    Every evaluation made for every slot pays from one ClassAd budget (the command's, when
+    one is open): a policy that costs a lot costs it once for the machine, not once per
+    slot.  When the budget runs out, that is an error diagnostic naming the limit.
+    """
+    from condorcfg.classad.budget import command_budget
+
     if machine is None:
         machine = getattr(cfg, "machine", None)
     if machine is None:
@@ -124,11 +131,16 @@ def build_slot_ads(cfg, machine=None, public: bool = False) -> SlotAds:
 
         machine = detect()
     knobs = cfg if isinstance(cfg, Knobs) else Knobs(cfg)
-    layout = build_layout(knobs, machine)
-    builder = _AdBuilder(knobs, machine, layout)
-    ads = [builder.slot_ad(slot, public) for slot in layout.slots]
-    _publish_cross_slot_attrs(knobs, ads)
-    return SlotAds(ads, layout.diagnostics + builder.diagnostics, layout)
+    with command_budget() as budget:
+        layout = build_layout(knobs, machine)
+        builder = _AdBuilder(knobs, machine, layout)
+        ads = [builder.slot_ad(slot, public) for slot in layout.slots]
+        _publish_cross_slot_attrs(knobs, ads)
+    diagnostics = layout.diagnostics + builder.diagnostics
+    if budget.spent:
+        diagnostics.append(knobs.error(f"{budget.message()}; the slot ads' policy values (Start, IsOwner ...) "
+                                       f"computed after that are not HTCondor's", "START"))
+    return SlotAds(ads, diagnostics, layout)
 
 
 def _publish_cross_slot_attrs(knobs: Knobs, ads: list[SlotAd]) -> None:
@@ -369,8 +381,14 @@ class _AdBuilder:
         return SlotAd(ad, slot.slot_id, slot.type_id, name, slot, policy)
 
     def _check_is_owner(self, slot: Slot, policy: LocalPolicy) -> None:
+        from condorcfg.classad.budget import current
+
         if isinstance(policy.is_owner, (bool, int, float)):
             return
+        budget = current()
+        if budget is not None and budget.failed:
+            return  # error only because the evaluation budget ran out: build_slot_ads says so once
+
         from condorcfg.classad import unparse
 
         knob = (self.knobs.type_tables.get(slot.type_id, {}).get("isowner")

@@ -87,7 +87,14 @@ def _evaluate(node, my, target):
 
 
 def explain_match(slot_ad, job_ad, slot_name: str = "") -> MatchResult:
-    """Evaluate both Requirements and every clause of each."""
+    """Evaluate both Requirements and every clause of each, paying from one ClassAd budget (the command's)."""
+    from condorcfg.classad.budget import command_budget
+
+    with command_budget():
+        return _explain_match(slot_ad, job_ad, slot_name)
+
+
+def _explain_match(slot_ad, job_ad, slot_name: str) -> MatchResult:
     from condorcfg.classad import unparse
 
     evaluate = _evaluate

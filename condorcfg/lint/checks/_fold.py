@@ -6,6 +6,11 @@ ads is *unknown*.  ``&&``/``||``/``?:`` fold when a known operand decides them
 distinction only); anything else folds only when all its operands are known, by asking
 the ClassAd evaluator.  The result is a Python value (True, 0, "x", UNDEFINED, ERROR)
 or :data:`UNKNOWN`.
+
+Folding evaluates the expression's constant parts (a regexp() of two literals, say), so it
+pays from the ClassAd budget of the command (:mod:`condorcfg.classad.budget`), and one
+fold from a budget of its own when no command opened one.  A part evaluated once a limit
+of that budget is spent is UNKNOWN: its ERROR would be the budget's, not the expression's.
 """
 from __future__ import annotations
 
@@ -17,11 +22,14 @@ _VOLATILE_CALLS = {"time", "random", "currenttime", "splitusername", "splitslotn
 
 def fold(node):
     """The constant value of ``node``, or UNKNOWN."""
+    from condorcfg.classad.budget import command_budget
+
     budget = [_MAX_NODES]
-    try:
-        return _fold(node, budget)
-    except RecursionError:
-        return UNKNOWN
+    with command_budget():
+        try:
+            return _fold(node, budget)
+        except RecursionError:
+            return UNKNOWN
 
 
 def _truth(value):
@@ -86,9 +94,15 @@ def _same(a, b) -> bool:
 
 
 def _evaluate(node):
+    from condorcfg.classad.budget import current
+
     try:
         from condorcfg.classad.evaluator import evaluate  # the package attribute can be shadowed by the submodule
 
-        return evaluate(node)
+        value = evaluate(node)
     except Exception:  # an evaluator gap must not turn into a finding
         return UNKNOWN
+    budget = current()
+    if budget is not None and budget.spent:
+        return UNKNOWN  # evaluated with a limit spent: the value may be the limit's ERROR
+    return value

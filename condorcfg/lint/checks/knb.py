@@ -312,11 +312,15 @@ def daemon_list(ctx):
     history = [d for d in ctx.config.history("DAEMON_LIST") if d.origin in ("file", "env", "template")]
     blame = history[-1] if history else definition
     seen = set()
+    adders: dict[str, object] = {}  # upper item -> the last template definition naming it (found once)
     for item in items:
         upper = item.upper()
         if upper in seen:
-            uses = [d for d in history if d.origin == "template" and word_count(d.raw, item) > 0]
-            where = f" (added again by `use {uses[-1].template}` at {uses[-1].use_location})" if uses else ""
+            if upper not in adders:  # (searched once per item: a template used 5,000 times made this quadratic)
+                adders[upper] = next((d for d in reversed(history)
+                                      if d.origin == "template" and word_count(d.raw, item) > 0), None)
+            adder = adders[upper]
+            where = f" (added again by `use {adder.template}` at {adder.use_location})" if adder else ""
             yield ctx.finding(f"DAEMON_LIST names {item} twice{where}; the master starts it once, but the "
                               f"duplicate usually means a role template was used twice", at=blame,
                               span=_item_span(ctx, blame, item) if blame.origin == "file" else None)
