@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 AUTO = None  # an ``auto`` share: decided after every explicit amount was taken
 MINIMAL = -1.0 / 128  # ``min``: the fraction 1/128 (fractions are negative, like the startd)
 
-_ATOF = re.compile(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+# C's isspace() and isdigit() in the "C" locale: Python's \s and \d also take Unicode ones
+_ATOF = re.compile(r"[ \t\n\v\f\r]*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)")
 
 
 class ShareError(ValueError):
@@ -29,7 +30,7 @@ class ShareError(ValueError):
 def atof(text: str) -> float:
     """C ``atof``: the longest numeric prefix, 0.0 when there is none."""
     match = _ATOF.match(text)
-    return float(match.group()) if match else 0.0
+    return float(match.group(1)) if match else 0.0
 
 
 def parse_share_value(text: str, type_id: int) -> tuple[float | None, bool]:
