@@ -79,7 +79,16 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         return int(exc.code or 0)
     try:
-        return module.run(args)
+        from condorcfg.classad.budget import command_budget  # one evaluation budget per command
+
+        with command_budget() as budget:
+            status = module.run(args)
+        if budget.spent:
+            severity = "error" if budget.failed else "warning"
+            print(f"condorcfg {name}: {severity}: {budget.message()}", file=sys.stderr)
+            if budget.failed:  # findings may be incomplete: fail closed
+                status = max(status, EXIT_USAGE)
+        return status
     except CondorcfgError as exc:
         print(_failure_text(exc, name), file=sys.stderr)
         return EXIT_USAGE

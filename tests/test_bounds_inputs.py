@@ -113,6 +113,16 @@ def test_expanded_size_stops_early_on_shared_nodes():
     assert time.process_time() - start < 0.5
 
 
+@pytest.mark.parametrize("text", ["!!int d\n", "ignore: [!!int " + "9" * 5000 + "]\n", "gpus: !!float x\n"])
+def test_yaml_the_loader_cannot_build_is_a_diagnostic(tmp_path, text):
+    (tmp_path / ".condorcfg.yaml").write_text(text)
+    with pytest.raises(ProjectConfigError, match="not valid YAML"):
+        project_module.load(tmp_path / ".condorcfg.yaml")
+    (tmp_path / "m.yaml").write_text(text)
+    with pytest.raises(CondorcfgError):
+        machine_module.load_profile(str(tmp_path / "m.yaml"))
+
+
 # --- sizes and counts -------------------------------------------------------------------------------
 
 def _profile(tmp_path, name: str, data) -> str:

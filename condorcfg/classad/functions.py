@@ -1110,6 +1110,7 @@ _regex_cache: dict = {}
 MAX_PATTERN = 65536  # longer patterns give ERROR (HTCondor's own limit is memory)
 _REGEX_CALL_COST = 4  # work units one match costs besides its regex time (the call, the result)
 COMPILE_UNITS_PER_CHAR = 20  # translating and compiling a pattern: about 10 us per character
+_CACHED_PATTERN = 4096  # longest pattern kept compiled between matches
 
 
 def _compile_regex(pattern: str, opts: str, budget: Budget):
@@ -1141,9 +1142,10 @@ def _compile_regex(pattern: str, opts: str, budget: Budget):
             hit = rx.compile(_break_literal_runs(translated, verbose), flags | rx.VERSION0)
         except (rx.error, RecursionError, OverflowError, ValueError, TypeError):
             hit = ERROR
-        if len(_regex_cache) > 2000:
-            _regex_cache.clear()
-        _regex_cache[key] = hit
+        if len(pattern) <= _CACHED_PATTERN:  # long ones are rare; keeping them could hold much memory
+            if len(_regex_cache) > 2000:
+                _regex_cache.clear()
+            _regex_cache[key] = hit
     return hit
 
 
@@ -1503,9 +1505,10 @@ def _char_class(chars: str, negate: bool = False):
             if budget is not None:
                 budget.charge_work(len(distinct) * 4)
         hit = re.compile("[" + ("^" if negate else "") + re.escape(distinct) + "]" + ("+" if negate else ""))
-        if len(_class_cache) > 256:
-            _class_cache.clear()
-        _class_cache[key] = hit
+        if len(chars) <= 256:  # a long delimiter string is not kept: it could hold much memory
+            if len(_class_cache) > 256:
+                _class_cache.clear()
+            _class_cache[key] = hit
     return hit
 
 

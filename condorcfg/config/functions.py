@@ -165,52 +165,43 @@ def _format(fmt: str, value, allowed: str, func: str, ctx: FunctionContext, limi
 
     ``limit``: snprintf into a buffer of ``limit`` + 1 bytes - the first ``limit`` characters,
     computed without building a longer string.  Without it (``$STRING``) an output longer than
-    ``MAX_STRING_FORMAT`` is refused with an error.
+    ``MAX_STRING_FORMAT`` is refused with an error (and never built).
     """
+    cut = limit if limit is not None else MAX_STRING_FORMAT + 1
     conversions = [m for m in _CONVERSION.finditer(fmt) if m.group(5) != "%"]
     if len(conversions) != 1 or conversions[0].group(5) not in allowed or conversions[0].group(5) in "aA":
         ctx.error(f"${func}() macro: '{fmt}' is not a valid format specifier!")
         return None
-    pieces: list[str] = []
-    total = 0
-    position = 0
-    try:
-        for match in _CONVERSION.finditer(fmt):
-            literal = fmt[position:match.start()]
-            if "%" in literal:  # a "%" that starts no conversion
-                raise ValueError(literal)
-            position = match.end()
-            if match.group(5) == "%":
-                text, size = literal + "%", len(literal) + 1
-            else:
-                text, size = _conversion(match, value, limit)
-                text, size = literal + text, len(literal) + size
-            pieces.append(text)
-            total += size
-            if "\0" in text:  # %c of 0 ends the C string
-                break
-        else:
-            if "%" in fmt[position:]:
-                raise ValueError(fmt[position:])
-            pieces.append(fmt[position:])
-            total += len(fmt) - position
-    except ValueError:
+    matches = list(_CONVERSION.finditer(fmt))
+    literals = [fmt[end:start] for end, start in zip([0] + [m.end() for m in matches], [m.start() for m in matches] +
+                                                                                   [len(fmt)])]
+    if any("%" in literal for literal in literals):  # a "%" that starts no conversion
         ctx.error(f"${func}() macro: '{fmt}' is not a valid format specifier!")
         return None
-    except _Overflow:
-        return ""  # snprintf fails before printing anything
-    if total > INT_MAX:
-        return ""
+    pieces: list[str] = []
+    total = 0
+    for literal, match in zip(literals, matches + [None]):
+        pieces.append(literal)
+        total += len(literal)
+        if match is None:
+            break
+        try:
+            text, size = ("%", 1) if match.group(5) == "%" else _conversion(match, value, cut)
+        except _Overflow:
+            break  # snprintf stops here (EOVERFLOW): what it printed before stays in the buffer
+        pieces.append(text)
+        total += size
+        if "\0" in text:  # %c of 0 ends the C string
+            break
     if limit is None and total > MAX_STRING_FORMAT:
         ctx.error(f"${func}() macro: '{fmt}' prints {total} characters, more than condorcfg's limit of "
                   f"{MAX_STRING_FORMAT} (MAX_STRING_FORMAT)")
         return ""
-    result = "".join(pieces).split("\0", 1)[0]
-    return result if limit is None else result[:limit]
+    return "".join(pieces).split("\0", 1)[0][:cut]
 
 
-def _conversion(match, value, limit: int | None) -> tuple[str, int]:
-    """(text, full length) of one printf conversion; the text is cut to ``limit`` characters when given."""
+def _conversion(match, value, limit: int) -> tuple[str, int]:
+    """(text, full length) of one printf conversion; the text is cut to ``limit`` characters."""
     flags, width_text, precision_text, length, kind = match.groups()
     width = c_long(width_text) if width_text else 0
     precision = c_long(precision_text[1:]) if precision_text else None
@@ -218,7 +209,7 @@ def _conversion(match, value, limit: int | None) -> tuple[str, int]:
         raise _Overflow
     body, size = _body(flags, precision, length, kind, value)
     pad = max(0, width - size)
-    shown = pad if limit is None else min(pad, limit)
+    shown = min(pad, limit)
     if "-" in flags:
         text = body + " " * shown
     elif "0" in flags and kind not in "sc" and (precision is None or kind in "eEfFgG") and not _not_finite(body):
@@ -228,7 +219,7 @@ def _conversion(match, value, limit: int | None) -> tuple[str, int]:
         text = body[:sign] + "0" * shown + body[sign:]
     else:
         text = " " * shown + body
-    return (text if limit is None else text[:limit]), size + pad
+    return text[:limit], size + pad
 
 
 def _not_finite(body: str) -> bool:

@@ -183,6 +183,9 @@ def _read_yaml(path: Path):
         _fail(path, mark.line + 1 if mark else 0, f"{path.name} is not valid YAML: {getattr(exc, 'problem', exc)}")
     except RecursionError:
         _fail(path, 0, f"{path.name} is nested too deeply to read")
+    except Exception as exc:  # a tag the loader cannot build (!!int d, an int of 4,300+ digits ...)
+        reason = str(exc).splitlines()[0].split("; use sys.set_int_max_str_digits")[0] if str(exc) else ""
+        _fail(path, 0, f"{path.name} is not valid YAML: {reason or type(exc).__name__}")
     try:  # before anything copies it: aliases can make a few lines hold billions of values
         check_expanded_size(data, str(path), "project configuration", "project-config")
     except CondorcfgError as exc:

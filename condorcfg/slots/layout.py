@@ -19,6 +19,16 @@ from condorcfg.slots.resources import MachineTotals, machine_totals
 from condorcfg.slots.shares import AUTO, ShareError, SlotRequest, parse_slot_type
 
 FLOOR = -0.000001  # the startd's tolerance when checking what remains
+
+
+def _c_int(value: float) -> int:
+    """C's (int) cast as the startd's x86-64 build does it: an infinite, NaN or out-of-range
+    share (a profile or share of 1e999) becomes INT_MIN instead of a Python exception."""
+    if value != value or not -2**31 <= value < 2**31:
+        return -2**31
+    return int(value)
+
+
 FAILURE_MODES = ("CONTINUE", "CLEAR", "ABORT")
 # bounds that keep hostile configs cheap; far above any real machine
 MAX_SLOTS = 4096
@@ -187,7 +197,7 @@ class _Pool:
         """(resource, asked, remaining) for every resource the slot does not fit in."""
         short = []
         if slot.cpus is not AUTO and not (slot.fractional_cpus and slot.cpus < 0.5):
-            if int(self.cpus - slot.cpus) < FLOOR:
+            if _c_int(self.cpus - slot.cpus) < FLOOR:
                 short.append(("CPU", slot.cpus, self.cpus))
         if slot.memory is not AUTO and self.memory - slot.memory < FLOOR:
             short.append(("MiB of memory", slot.memory, self.memory))
@@ -205,7 +215,7 @@ class _Pool:
         if slot.cpus is AUTO:
             self.auto_cpus += 1
         elif not (slot.fractional_cpus and slot.cpus < 0.5):
-            self.cpus = int(self.cpus - slot.cpus)
+            self.cpus = _c_int(self.cpus - slot.cpus)
         if slot.memory is AUTO:
             self.auto_memory += 1
         else:
