@@ -82,3 +82,13 @@ def test_the_file_is_one_entry_per_line_and_counts_copies(tmp_path):
     assert [(e.knob, e.count, e.line) for e in entries] == [("A", 2, 3), ("B", 1, 4)]
     new, accepted, stale = baseline.apply([finding(5), finding(6), finding(7)], entries, str(tmp_path))
     assert (len(new), len(accepted)) == (1, 2) and [(e.knob, left) for e, left in stale] == [("B", 1)]
+
+
+@pytest.mark.parametrize("setting", ["roots: [../outside/condor_config]", "baseline: /etc/passwd", "sysroot: /",
+                                     "machine: ../profile.yaml", "roots: [link/condor_config]"])
+def test_project_paths_stay_inside_the_project(setting, lint, tmp_path):
+    (tmp_path / "condor_config").write_text(OLD)
+    (tmp_path / "link").symlink_to("/etc")
+    (tmp_path / ".condorcfg.yaml").write_text(setting + "\n")
+    status, report, err = lint()
+    assert status == 2 and report is None and "outside the project folder" in err, err

@@ -220,7 +220,7 @@ def _build(data: dict, path: Path, line_of) -> ProjectConfig:
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 _fail(path, line, f"{raw_key!r} must be a list of strings")
             if key == "roots":
-                value = [str(directory / v) for v in value]
+                value = [_inside(directory, v, path, line, raw_key) for v in value]
             if key == "known-knobs":
                 for pattern in value:
                     problem = knob_pattern_problem(pattern)
@@ -230,7 +230,7 @@ def _build(data: dict, path: Path, line_of) -> ProjectConfig:
         elif key in _PATH_KEYS:
             if not isinstance(value, str) or not value:
                 _fail(path, line, f"{raw_key!r} must be a path (relative to {path.name})")
-            setattr(project, key, str(directory / value))
+            setattr(project, key, _inside(directory, value, path, line, raw_key))
         elif key == "severity":
             if not isinstance(value, dict):
                 _fail(path, line, "'severity' must map rule codes or slugs to error/warning/info")
@@ -279,10 +279,25 @@ def resolve_machine(project: ProjectConfig, choice: str | None):
         ref = project.machine_profiles[ref]
     if isinstance(ref, dict):
         return machine_module.from_mapping(ref, source=project.path or "<project>")
-    path = Path(ref)
-    if not path.is_absolute() and from_project:
-        path = Path(project.directory) / path  # written in the project file: relative to it
-    return machine_module.load_profile(str(path))
+    if from_project and project.path:  # written in the project file: relative to it, and inside it
+        return machine_module.load_profile(_inside(Path(project.directory), ref, Path(project.path), 0,
+                                                   "machine profile"))
+    return machine_module.load_profile(ref)
+
+
+def _inside(directory: Path, value: str, path: Path, line: int, key: str) -> str:
+    """``value`` (relative to the project folder) as a path, refused when it leads outside the folder.
+
+    The project file comes with the pull request like the configuration: a root, sysroot,
+    baseline or profile naming /etc/shadow or ../../.netrc (or a link to them) must not make the
+    linter read, and echo, a file of the machine it runs on.
+    """
+    full = directory / value
+    real, top = os.path.realpath(full), os.path.realpath(directory)
+    if real != top and not real.startswith(top.rstrip(os.sep) + os.sep):
+        _fail(path, line, f"{key} {_short(value)} leads outside the project folder {directory}; project paths "
+                          f"must stay inside it")
+    return str(full)
 
 
 def _short(text: str) -> str:
