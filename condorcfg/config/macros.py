@@ -53,7 +53,6 @@ FILENAME_LETTERS = frozenset("pdnxbqafwuPDNXBQAFWU")
 MAX_SUBSTITUTIONS = 20_000
 MAX_EXPANDED_SIZE = 1_000_000
 MAX_WORK = 50_000_000  # characters copied over all substitutions of one expansion
-MAX_MEMO_NESTING = 256  # knob expansions followed at once for the memo (deeper ones are just expanded)
 MAX_MEMO_CHARS = 32 * 1024 * 1024  # characters of remembered expansions per configuration
 MAX_REFERENCE_SCAN = 64  # references(): characters scanned per character of text (plus a constant)
 
@@ -388,7 +387,7 @@ def expand(text: str, evaluate: Evaluator, budget=None, memo: Memo | None = None
         resume = walk.restart(start)
         if final and resume == start:
             resume = start + len(replacement)  # a remembered expansion holds no macro: skip it
-        if opened is not None and len(regions) < MAX_MEMO_NESTING:
+        if opened is not None:  # (at most one open region per substitution: bounded by MAX_SUBSTITUTIONS)
             regions.append([opened, start, len(text) - start - len(replacement), memo.epoch])
     return replace_dollar(text, budget)
 

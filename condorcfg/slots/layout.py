@@ -16,17 +16,9 @@ from dataclasses import dataclass, field
 
 from condorcfg.slots.knobs import Knobs
 from condorcfg.slots.resources import MachineTotals, machine_totals
-from condorcfg.slots.shares import AUTO, ShareError, SlotRequest, parse_slot_type
+from condorcfg.slots.shares import AUTO, ShareError, SlotRequest, c_int, parse_slot_type
 
 FLOOR = -0.000001  # the startd's tolerance when checking what remains
-
-
-def _c_int(value: float) -> int:
-    """C's (int) cast as the startd's x86-64 build does it: an infinite, NaN or out-of-range
-    share (a profile or share of 1e999) becomes INT_MIN instead of a Python exception."""
-    if value != value or not -2**31 <= value < 2**31:
-        return -2**31
-    return int(value)
 
 
 FAILURE_MODES = ("CONTINUE", "CLEAR", "ABORT")
@@ -73,7 +65,7 @@ class Slot:
     def published_cpus(self) -> int | float:
         """Cpus as the startd advertises it: a real only when fractional CPUs are allowed."""
         cpus = self.cpus or 0.0
-        return float(cpus) if self.fractional_cpus else int(cpus + 0.1)
+        return float(cpus) if self.fractional_cpus else c_int(cpus + 0.1)
 
 
 @dataclass
@@ -197,7 +189,7 @@ class _Pool:
         """(resource, asked, remaining) for every resource the slot does not fit in."""
         short = []
         if slot.cpus is not AUTO and not (slot.fractional_cpus and slot.cpus < 0.5):
-            if _c_int(self.cpus - slot.cpus) < FLOOR:
+            if c_int(self.cpus - slot.cpus) < FLOOR:
                 short.append(("CPU", slot.cpus, self.cpus))
         if slot.memory is not AUTO and self.memory - slot.memory < FLOOR:
             short.append(("MiB of memory", slot.memory, self.memory))
@@ -215,7 +207,7 @@ class _Pool:
         if slot.cpus is AUTO:
             self.auto_cpus += 1
         elif not (slot.fractional_cpus and slot.cpus < 0.5):
-            self.cpus = _c_int(self.cpus - slot.cpus)
+            self.cpus = c_int(self.cpus - slot.cpus)
         if slot.memory is AUTO:
             self.auto_memory += 1
         else:
@@ -429,7 +421,7 @@ def _bind_ids(knobs, totals, slots: list[Slot], types, problems) -> None:
         used: set[str] = set()
         cursor = 0  # every id before the cursor is used: id lists may be long, keep binding linear
         for slot in slots:
-            wanted = int(slot.custom.get(key) or 0)
+            wanted = c_int(slot.custom.get(key) or 0)
             constraint = slot.constraints.get(key)
             chosen_ids = _constraint_ids(constraint) if constraint else None
             if constraint and chosen_ids is None:

@@ -53,13 +53,21 @@ def parse_share_value(text: str, type_id: int) -> tuple[float | None, bool]:
     return atof(text), False
 
 
+def c_int(value: float) -> int:
+    """C's (int) cast as the startd's x86-64 build does it: an infinite, NaN or out-of-range
+    amount (a share or profile of 1e999) becomes INT_MIN instead of a Python exception."""
+    if value != value or not -2**31 <= value < 2**31:
+        return -2**31
+    return int(value)
+
+
 def _local_amount(total: float, share: float | None, floor: float = 0, integer: bool = False):
     """A share as a quantity: fractions of ``total`` or the absolute amount, at least ``floor``."""
     if share is AUTO:
         return AUTO
     amount = -share * total if share < 0 else share
     if integer:
-        amount = int(amount)
+        amount = c_int(amount)
     return max(amount, floor)
 
 
