@@ -19,14 +19,19 @@ from condorcfg.diagnostics import CondorcfgError
 from condorcfg.machine import MachineProfile
 
 PROFILE = MachineProfile(hostname="fuzz.example.org", cpus=2, memory=2048, ip="10.1.1.1")
-MACRO_CODES = ("macro-cycle", "macro-too-large", "macro-too-deep")  # why an expansion was stopped
+# why an expansion was stopped: a cycle, runaway growth, nesting, or the command's budget (config.limits)
+MACRO_CODES = ("macro-cycle", "macro-too-large", "macro-too-deep", "budget-exceeded")
 PIECES = ["X", "Y", "x", "TOOL.X", "STARTD.Y", " ", "  ", "\t", "=", "+=", ":", "@=", "@", "end", "@end", "\\",
           "#", "# c", "$(X)", "$(Y:d)", "$(X:$(Y:z))", "$(", ")", "$$(", "$(DOLLAR)", "$INT(X)", "$INT(1e999)",
           "$REAL(X,%d)", "$SUBSTR(X,-3,2)", "$CHOICE(9,a)", "$EVAL(1/0)", "$STRING(X,%s)", "$Fpdnxbqa(X)",
           "$ENV(HOME:h)", "$RANDOM_INTEGER(1,0)", "$RANDOM_CHOICE()", "if", "elif", "else", "endif", "true",
           "defined", "version", ">=", "8.0", "!", "include", "ifexist", "use", "ROLE", "Execute", "FEATURE",
           "PartitionableSlot(", "error", "warning", "[S]", "\x00", "é", "\ufeff", "1", "0", ",", "(", "|",
-          "/dev/null", "/nonexistent"]
+          "/dev/null", "/nonexistent",
+          # numbers and printf formats past C's and Python's limits (big integers, huge widths)
+          "$INT(99999999999999999999)", "$REAL(" + "9" * 400 + ")", "$SUBSTR(X,-99999999999999999999)",
+          "$CHOICE(" + "9" * 5000 + ",a)", "$INT(1,%2500000000d)", "$REAL(1,%.900000000f)", "$STRING(X,%99999999s)",
+          "$RANDOM_INTEGER(0," + "9" * 5000 + ")", "version >= " + "9" * 5000 + ".0", "$INT(-1,%hhx)", "$$([x"]
 LINES = s.lists(s.sampled_from(PIECES), min_size=0, max_size=8).map(" ".join)
 CONFIGS = s.lists(LINES, min_size=1, max_size=12).map("\n".join)
 

@@ -186,7 +186,9 @@ def compiled_text_with_cost(text: str, native: bool = False) -> tuple:
             _text_cache.clear()
         _text_cache[key] = hit
     if isinstance(hit, Exception):
-        raise hit
+        # a fresh traceback each time: re-raising the cached object would chain every caller's
+        # frames onto it, keeping each Config alive (found by fuzzing: memory grew per knob)
+        raise hit.with_traceback(None)
     return hit
 
 

@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 VERSION = (25, 14, 1)  # the HTCondor version this tool reads configurations as
 
 _BLANKS = " \t\n\v\f\r"
-_NUMBER = re.compile(r"-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\Z")
+# (written so that no digit can be matched two ways: `\d+\.?\d*` backtracks quadratically on a long number)
+_NUMBER = re.compile(r"-?(\d+(?:\.\d*)?|\.\d+)([eE][-+]?\d+)?\Z")
 _WORD = re.compile(r"[A-Za-z0-9_./]+\Z")
 _BOOLEANS = {"true": True, "yes": True, "t": True, "false": False, "no": False, "f": False}
 _VERSION_OPS = ("==", "!=", "<=", ">=", "=", "<", ">")

@@ -34,9 +34,11 @@ else:
     Protocol = object  # FunctionContext only documents what the functions use of their context
 
 _INT_RE = re.compile(r"[-+]?\d+\Z")
-_REAL_RE = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\Z")
+# No character can be matched two ways in these (`\d+\.?\d*`, or "0" both a flag and a width digit,
+# backtracks quadratically on a long run of digits): a width starts with 1-9, as in C.
+_REAL_RE = re.compile(r"[-+]?(\d+(?:\.\d*)?|\.\d+)([eE][-+]?\d+)?\Z")
 # one printf conversion: flags, width, precision, length modifiers, type
-_CONVERSION = re.compile(r"%([-+ #0]*)(\d*)(\.\d*)?(hh|h|ll|l|L|q|j|z|t)?([a-zA-Z%])")
+_CONVERSION = re.compile(r"%([-+ #0]*)([1-9]\d*)?(\.\d*)?(hh|h|ll|l|L|q|j|z|t)?([a-zA-Z%])")
 
 LLONG_MIN, LLONG_MAX = -(1 << 63), (1 << 63) - 1
 INT_MIN, INT_MAX = -(1 << 31), (1 << 31) - 1

@@ -161,9 +161,10 @@ class Config:
     _expansion_errors: set = field(default_factory=set)
     _function_depth: int = 0
     _seed_name: str = ""  # the knob being expanded: seeds $RANDOM_* so results are reproducible
-    budget: Budget = field(default_factory=Budget)  # what this command may still spend (condorcfg.config.limits)
-    _memo: macros.Memo | None = None  # knob expansions, valid until a definition changes
-    _cycles: dict = field(default_factory=dict)  # find_cycle results, valid until a definition changes
+    # what this command may still spend (condorcfg.config.limits); caches valid until a definition changes
+    budget: Budget = field(default_factory=Budget, compare=False, repr=False)
+    _memo: macros.Memo | None = field(default=None, compare=False, repr=False)  # knob expansions
+    _cycles: dict = field(default_factory=dict, compare=False, repr=False)  # find_cycle results
 
     def __post_init__(self) -> None:
         self._memo = macros.Memo(self.lookup)

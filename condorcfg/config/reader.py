@@ -40,6 +40,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+import time
 
 from condorcfg.config import statements as st
 from condorcfg.config.conditions import ConditionError, evaluate_condition
@@ -66,8 +67,21 @@ COMMAND_TIMEOUT = 60  # seconds, for --allow-exec commands
 DEFAULT_EXCLUDE_REGEXP = (r"^((\..*)|(.*\.pl)|(.*\.py)|(.*\.sh)|(.*~)|(#.*)|(.*\.rpmsave)|(.*\.rpmnew)"
                           r"|(.*\.dpkg-old)|(.*\.dpkg-dist)|(.*\.cfsaved))$")
 _BLANKS = " \t\n\v\f\r"
-# a group containing a repetition, itself repeated: (a+)+ (a*)* (a|aa)+ ... (exponential backtracking)
-_NESTED_QUANTIFIER = re.compile(r"\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)[+*{]|\((?:[^()]*\|[^()]*)\)[+*{]")
+EXCLUDE_REGEXP_SECONDS = 1.0  # all LOCAL_CONFIG_DIR_EXCLUDE_REGEXP searches in one directory
+# an innermost group followed by a repetition (its content is checked in Python: one regular
+# expression for "a repetition inside" backtracked quadratically on a long pattern)
+_REPEATED_GROUP = re.compile(r"\(((?:[^()\\]|\\.)*)\)[+*{]")
+_ESCAPE = re.compile(r"\\.")
+
+
+def _nested_quantifier(pattern: str) -> bool:
+    """A group containing a repetition or an alternative, itself repeated: (a+)+ (a*)* (a|aa)+ ...
+    (exponential backtracking on a crafted file name)."""
+    for group in _REPEATED_GROUP.finditer(pattern):
+        content = group.group(1)
+        if "|" in content or any(char in _ESCAPE.sub("", content) for char in "+*}"):
+            return True
+    return False
 
 
 def _fatal(message: str, where: Location | None, code: str = "config-error", notes=None) -> CondorcfgError:
@@ -643,37 +657,65 @@ class Reader:
             names = os.listdir(full)
         except (OSError, ValueError):
             return  # a missing directory is silently ignored
-        pattern_text = self.config.value("LOCAL_CONFIG_DIR_EXCLUDE_REGEXP")
-        pattern = None
-        if pattern_text and _NESTED_QUANTIFIER.search(pattern_text):
-            # A nested quantifier can take exponential time on a crafted file name; HTCondor would
-            # run it, condorcfg refuses and uses HTCondor's default exclusions instead.
-            self.config.diagnostics.append(Diagnostic(
-                "warning", f"LOCAL_CONFIG_DIR_EXCLUDE_REGEXP {pattern_text!r} has a nested repetition that can "
-                           f"take exponential time; using the default exclusions instead",
-                self._knob_location("LOCAL_CONFIG_DIR_EXCLUDE_REGEXP"), code="unsafe-regexp"))
-            pattern_text = DEFAULT_EXCLUDE_REGEXP
-        if pattern_text:
-            try:
-                pattern = re.compile(pattern_text)
-            except re.error as exc:
-                self.config.diagnostics.append(Diagnostic(
-                    "warning", f"LOCAL_CONFIG_DIR_EXCLUDE_REGEXP is not a valid regular expression ({exc}); "
-                               f"no file is excluded", self._knob_location("LOCAL_CONFIG_DIR_EXCLUDE_REGEXP"),
-                    code="bad-regexp"))
-        paths = []
-        for name in names:
-            path = os.path.join(directory, name)
-            if not os.path.isfile(os.path.join(full, name)):
-                continue
-            if pattern is not None and pattern.search(name[:1024]):
-                continue
-            paths.append(path)
+        paths = [os.path.join(directory, name) for name in self._kept(names, full)]
         if given and not paths:
             raise _fatal(f"{directory} holds no configuration file to read; check the path", Location(directory),
                          code="empty-directory")
         for path in sorted(paths, key=lambda p: os.fsencode(p)):
             self.read_file(path, 0, where, setting="LOCAL_CONFIG_DIR", given=given)
+
+    def _kept(self, names: list[str], full: str) -> list[str]:
+        """The regular files of ``names`` (in directory ``full``) LOCAL_CONFIG_DIR_EXCLUDE_REGEXP keeps.
+
+        The pattern comes from the configuration, so matching is bounded: a pattern with a nested
+        repetition is not run, and all searches in one directory share EXCLUDE_REGEXP_SECONDS
+        (``a*a*a*a*a*a*b`` is polynomial, not nested); past it HTCondor's default exclusions apply.
+        """
+        files = [name for name in names if os.path.isfile(os.path.join(full, name))]
+        pattern = self._exclude_pattern()
+        if pattern is None:
+            return files
+        if isinstance(pattern, re.Pattern):  # HTCondor's default: known to match in linear time
+            return [name for name in files if not pattern.search(name[:1024])]
+        deadline = time.monotonic() + EXCLUDE_REGEXP_SECONDS
+        try:
+            return [name for name in files
+                    if not pattern.search(name[:1024], timeout=max(deadline - time.monotonic(), 0.001))]
+        except TimeoutError:
+            self._unsafe_regexp(f"takes more than {EXCLUDE_REGEXP_SECONDS:g} s to match this directory's file names")
+            default = re.compile(DEFAULT_EXCLUDE_REGEXP)
+            return [name for name in files if not default.search(name[:1024])]
+
+    def _exclude_pattern(self):
+        """LOCAL_CONFIG_DIR_EXCLUDE_REGEXP compiled, or None: HTCondor's default by ``re``, any other by
+        ``regex`` (imported only then), whose searches take a timeout."""
+        pattern_text = self.config.value("LOCAL_CONFIG_DIR_EXCLUDE_REGEXP")
+        if pattern_text and _nested_quantifier(pattern_text):
+            # A nested quantifier can take exponential time on a crafted file name; HTCondor would
+            # run it, condorcfg refuses and uses HTCondor's default exclusions instead.
+            self._unsafe_regexp("has a nested repetition that can take exponential time")
+            pattern_text = DEFAULT_EXCLUDE_REGEXP
+        if not pattern_text:
+            return None
+        if pattern_text == DEFAULT_EXCLUDE_REGEXP:
+            return re.compile(pattern_text)
+        import regex
+
+        try:
+            return regex.compile(pattern_text)
+        except (regex.error, ValueError, OverflowError) as exc:
+            self.config.diagnostics.append(Diagnostic(
+                "warning", f"LOCAL_CONFIG_DIR_EXCLUDE_REGEXP is not a valid regular expression ({exc}); "
+                           f"no file is excluded", self._knob_location("LOCAL_CONFIG_DIR_EXCLUDE_REGEXP"),
+                code="bad-regexp"))
+            return None
+
+    def _unsafe_regexp(self, why: str) -> None:
+        pattern_text = self.config.value("LOCAL_CONFIG_DIR_EXCLUDE_REGEXP") or ""
+        shown = pattern_text if len(pattern_text) <= 200 else pattern_text[:200] + "..."
+        self.config.diagnostics.append(Diagnostic(
+            "warning", f"LOCAL_CONFIG_DIR_EXCLUDE_REGEXP {shown!r} {why}; using the default exclusions instead",
+            self._knob_location("LOCAL_CONFIG_DIR_EXCLUDE_REGEXP"), code="unsafe-regexp"))
 
     def read_user_config(self) -> None:
         if self.repository:
