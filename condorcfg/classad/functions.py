@@ -1463,17 +1463,10 @@ def _tokens(s: str, delims: str, kept: bool = False):
     work per item and, when the caller keeps them (``kept``: a list or set), their memory,
     so a huge string list spends the command's budget instead of all its memory.
     """
-    budget = _budget.current()
-    counted = 0
-    for m in _char_class(delims, negate=True).finditer(s):
-        counted += 1
-        if counted == _PAY_EVERY:
-            _pay_items(budget, counted, kept)
-            counted = 0
-        token = m.group().strip(" \t\r\n")
+    for token in _c_tokens(s, delims, kept):
+        token = token.strip(" \t\r\n")
         if token:
             yield token
-    _pay_items(budget, counted, kept)
 
 
 _PAY_EVERY = 256
