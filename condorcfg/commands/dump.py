@@ -44,6 +44,7 @@ def run(args) -> int:
 
     config = load_from_args(args)  # unusable input raises: the CLI prints it and exits 2
     status = 0
+    reported: set[str] = set()
     result: dict[str, str | None] = {}
     for name in _names(config, args.all):
         if args.raw:
@@ -52,7 +53,10 @@ def run(args) -> int:
         try:
             result[name] = config.value(name)
         except CondorcfgError as exc:
-            print(exc.diagnostic.format(), file=sys.stderr)
+            text = exc.diagnostic.format()
+            if text not in reported:  # a spent budget fails every later knob the same way: say it once
+                reported.add(text)
+                print(text, file=sys.stderr)
             result[name] = None
             status = 2
     print_reader_warnings(config)  # after expanding: includes the non-fatal $FUNC() errors

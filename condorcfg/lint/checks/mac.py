@@ -61,21 +61,29 @@ def undefined_macro(ctx):
 
 
 def _graph(ctx) -> dict[str, tuple[str, list[str]]]:
-    """upper name -> (spelling, [upper names its effective raw value refers to]), defaults included."""
+    """upper name -> (spelling, [upper names its effective raw value refers to]), defaults included.
+
+    Only names whose value refers to something are nodes: the others can be in no cycle, and on a
+    big configuration most values are plain (a node each cost time and memory for nothing).
+    """
     graph: dict[str, tuple[str, list[str]]] = {}
+    seen: set[str] = set()
     pending = list(ctx.names())
     while pending and len(graph) < MAX_GRAPH_NODES:
         name = pending.pop()
         key = name.upper()
-        if key in graph:
+        if key in seen:
             continue
+        seen.add(key)
         raw = ctx.config.raw(name) or ""
+        if "$" not in raw:
+            continue
         targets = []
         for ref in macro_references(raw):
             target = (ref.name or "").strip()
             if target and target.upper() not in _NOT_KNOBS and target.upper() != key:
                 targets.append(target.upper())
-                if target.upper() not in graph:
+                if target.upper() not in seen:
                     pending.append(target)
         graph[key] = (name, list(dict.fromkeys(targets)))
     return graph
