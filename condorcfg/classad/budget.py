@@ -81,20 +81,20 @@ class Budget:
 
     def charge_work(self, units: int) -> None:
         """Spend ``units`` at once (long strings and lists handed to functions and operators)."""
-        self.work -= units
-        if self.work < 0 or self.failed:
-            self.work = 0
-            self._spend("work")
-            raise BudgetSpent(self.message())
+        self._charge("work", units)
 
     # -- bytes --------------------------------------------------------------------------
     def charge_bytes(self, size: int) -> None:
         """Spend ``size`` bytes of values made (or of the scratch space making them takes)."""
-        self.bytes -= size
-        if self.bytes < 0 or self.failed:
-            self.bytes = 0
-            self._spend("bytes")
+        self._charge("bytes", size)
+
+    def _charge(self, kind: str, amount: int) -> None:
+        left = getattr(self, kind) - amount
+        if left < 0 or self.failed:
+            setattr(self, kind, 0)
+            self._spend(kind)
             raise BudgetSpent(self.message())
+        setattr(self, kind, left)
 
     # -- regex time ---------------------------------------------------------------------
     def regex_left(self) -> float:

@@ -11,7 +11,7 @@ configuration is given by ``--config`` or PATH arguments, or discovered
 
 Text output is one ``NAME = value`` line per knob, made safe to print
 (:mod:`condorcfg.textsafe`: line breaks and control characters print as escapes); JSON is
-ASCII with ``\\uXXXX`` escapes, exact.
+ASCII with ``\\u00e9-style`` escapes, exact.
 """
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ arguments are knob names.
 Text output is made safe to print (:mod:`condorcfg.textsafe`): a value's control characters,
 including the line breaks of a multi-line (``@=``) value, print as escapes (``\\n``), so one
 value is one line and nothing in it acts on a terminal or CI log.  ``--format json`` is exact
-(ASCII JSON with ``\\uXXXX`` escapes).
+(ASCII JSON with ``\\u00e9-style`` escapes).
 """
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ rules did not run).  An object rather than a bare list so fields can be added wi
 readers.
 
 The JSON is ASCII (``ensure_ascii``): control, format and line-separator characters and lone
-surrogates from the configuration are ``\\uXXXX`` escapes, so printing the report can neither
+surrogates from the configuration are ``\\u00e9-style`` escapes, so printing the report can neither
 act on a terminal nor fail on a strict UTF-8 stdout, and it is defused
 (:func:`~condorcfg.textsafe.defuse_json`) with JSON escapes, so the data is unchanged.
 """

@@ -5,7 +5,7 @@ output is deterministic and diffable.  ``long`` output can be fed to
 ``condor_q -better-analyze -slotads FILE``.
 
 Names and values may come from the configuration.  ``new`` and ``json`` escape every control
-and non-ASCII character already (octal escapes, ``\\uXXXX``); ``long`` prints a string holding
+and non-ASCII character already (octal escapes, ``\\u00e9-style``); ``long`` prints a string holding
 a backslash without escapes, as condor_status -l does, so there (and in attribute names) the
 text is made :func:`~condorcfg.textsafe.printable`: a control character shows as ``\\x1b``
 instead of acting on the terminal.  The caller defuses the whole output.
