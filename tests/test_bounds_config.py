@@ -560,3 +560,40 @@ def test_commands_report_and_never_crash(tmp_path, text, command):
                            str(tmp_path / "condor_config"), *command[1:]], capture_output=True, text=True,
                           timeout=60, cwd=str(tmp_path), env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert "Traceback" not in proc.stderr and proc.returncode in (0, 1, 2), proc.stderr[-1000:]
+
+
+# --- big outputs: time in proportion to the input, whatever the number of findings or slots ---------
+
+SLACK_SECONDS = 1.5  # CPU allowed on top of the bound (interpreter, a loaded CI machine)
+
+
+@pytest.mark.parametrize("slots", [1024, 4096])
+@pytest.mark.parametrize("fmt", ["long", "json", "new"])
+def test_thousands_of_slots_print_within_the_bound(tmp_path, slots, fmt):
+    from condorcfg.slots import build_slot_ads
+    from condorcfg.slots.output import FORMATS
+
+    config = load(tmp_path, f"NUM_CPUS = {slots}\nMEMORY = {slots * 100}\nNUM_SLOTS = {slots}\n"
+                            'STARTD_ATTRS = $(STARTD_ATTRS) Site\nSite = "a\\\\b"\n')
+    with cpu_time() as took:
+        ads = build_slot_ads(config, PROFILE)
+        text = FORMATS[fmt]([slot.ad for slot in ads])
+    assert len(ads) == slots and f"slot{slots}@" in text and text.count("Site") == slots
+    assert took.seconds < 2 + SLACK_SECONDS, f"{slots} slots took {took.seconds:.1f} s"
+
+
+@pytest.mark.parametrize("lines", [20_000, pytest.param(99_000, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif"])
+def test_a_finding_per_line_lints_within_two_seconds_per_mib(tmp_path, lines, fmt):
+    from condorcfg.lint.rules import load_rules
+    from condorcfg.report import ReportView, render
+
+    text = "".join(f"MY_UNKNOWN_KNOB_{i} = value_{i}\n" for i in range(lines))
+    (tmp_path / "condor_config").write_text(text)
+    ruleset = load_rules()
+    with cpu_time() as took:
+        result = engine.run([str(tmp_path / "condor_config")], ruleset=ruleset)
+        report = render(fmt, result, ReportView(ruleset=ruleset, root=str(tmp_path)))
+    assert len(result.findings) == lines and report
+    mib = len(text) / (1 << 20)
+    assert took.seconds < 2 * mib + SLACK_SECONDS, f"{mib:.2f} MiB took {took.seconds:.1f} s"

@@ -202,3 +202,47 @@ def test_every_report_handles_empty_missing_and_outside_locations(fmt, tmp_path)
         ET.fromstring(text)
     if fmt not in ("sarif", "statistics"):
         assert "/elsewhere/condor_config" in text  # outside the root: the path as given
+
+
+# --- JSON layout: indented, one record per line, same data as json.dumps -------------------------
+
+def _json_values():
+    from hypothesis import strategies as st
+
+    scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text()
+    return st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
+                        | st.dictionaries(st.sampled_from(["findings", "a", "b\n", "é"]), inner, max_size=4),
+                        max_leaves=25)
+
+
+def test_json_layout_keeps_the_data_and_puts_each_record_on_one_line():
+    from hypothesis import given, settings
+
+    from condorcfg.report import json_layout
+
+    @settings(max_examples=300, deadline=None)
+    @given(_json_values())
+    def check(value):
+        text = json_layout.dumps(value, {"findings"})
+        assert json.loads(text) == value
+        assert text.isascii()
+        if isinstance(value, dict) and isinstance(value.get("findings"), list):
+            lines = text.split("\n")
+            for item in value["findings"]:
+                assert any(line.strip().rstrip(",") == json.dumps(item, ensure_ascii=True) for line in lines)
+
+    check()
+
+
+def test_a_large_json_report_is_written_in_linear_time():
+    import time
+
+    from condorcfg.report import json_layout
+
+    finding = {"code": "KNB303", "message": "x" * 100, "notes": [], "line": 1}
+    sizes = []
+    for count in (20_000, 80_000):
+        start = time.process_time()
+        json_layout.dumps({"findings": [dict(finding, line=i) for i in range(count)]}, {"findings"})
+        sizes.append(time.process_time() - start)
+    assert sizes[1] < 8 * sizes[0] + 0.2

@@ -155,19 +155,10 @@ def run(args) -> int:
 
     from condorcfg.report import ReportView, render
 
-    class View(ReportView):
-        """The report view, computing each file's shown path once (a big report has thousands of findings)."""
-
-        def display_path(self, file):
-            _shown = self.__dict__.setdefault("_shown", {})
-            if file not in _shown:
-                _shown[file] = ReportView.display_path(self, file)
-            return _shown[file]
-
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     color = args.color == "always" or (args.color == "auto" and fmt == "text" and not args.output
                                        and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
-    view = View(ruleset=ruleset, root=project.directory, color=color, fail_on=fail_on, quiet=args.quiet)
+    view = ReportView(ruleset=ruleset, root=project.directory, color=color, fail_on=fail_on, quiet=args.quiet)
     if args.statistics:
         from condorcfg.report.statistics import render as statistics
 
@@ -182,6 +173,8 @@ def run(args) -> int:
             return _usage(f"cannot write {args.output}: {exc.strerror}")
     else:
         sys.stdout.write(report)
+    if any(f.rule == engine.LIMIT_REACHED and f.severity == "error" for f in result.findings):
+        return EXIT_USAGE  # checking stopped part-way: fail closed, whatever --fail-on says
     return EXIT_FINDINGS if result.fails(fail_on) else EXIT_OK
 
 

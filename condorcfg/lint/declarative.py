@@ -26,9 +26,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-ENGINE_KINDS = ("unused-suppression", "invalid-suppression", "internal-error", "config-diagnostic", "stale-baseline")
-# Engine findings no configuration alone provokes (a crash; a baseline entry): no `fail` example.
-NO_FAIL_EXAMPLE = ("internal-error", "stale-baseline")
+ENGINE_KINDS = ("unused-suppression", "invalid-suppression", "internal-error", "config-diagnostic", "stale-baseline",
+                "limit-reached")
+# Engine findings no small example provokes (a crash; a baseline entry; a limit meant for hostile
+# input, tested in tests/test_bounds_*.py): no `fail` example.
+NO_FAIL_EXAMPLE = ("internal-error", "stale-baseline", "limit-reached")
 _KNOB_KEYS = {"knob", "value", "value_not", "expanded", "parse", "references", "scope", "definitions",
               "message"}
 _SCOPES = ("any", "target", "my", "none")

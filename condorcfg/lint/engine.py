@@ -20,6 +20,8 @@ import re
 from dataclasses import dataclass, field
 from collections.abc import Iterable
 
+from condorcfg.classad.budget import command_budget
+from condorcfg.config.limits import BUDGET_CODE
 from condorcfg.config.reader import UNUSABLE_INPUT
 from condorcfg.diagnostics import ERROR, INFO, SEVERITIES, WARNING, CondorcfgError, Diagnostic, Location
 
@@ -31,6 +33,7 @@ INVALID_SUPPRESSION = "invalid-suppression"
 INTERNAL_ERROR = "internal-error"
 CONFIG_DIAGNOSTIC = "config-diagnostic"
 STALE_BASELINE = "stale-baseline"
+LIMIT_REACHED = "limit-reached"
 
 # Why a rule did not run: what it needs -> what the report says ("3 rules skipped (need --machine)").
 NEED_MACHINE = "need --machine"
@@ -434,6 +437,22 @@ def run(target, *, machine=None, settings: LintSettings | None = None, ruleset=N
 
     settings = settings or LintSettings()
     ruleset = ruleset or load_rules()
+    with command_budget() as budget:  # (joins the command's: one ClassAd budget for every unit linted)
+        spent_before = budget.spent
+        result = _run(target, machine, settings, ruleset, allow_exec, subsystem, local_name, sysroot,
+                      allowed_dirs, whole)
+    if budget.spent != spent_before and not result.fatal:
+        rule = next((r for r in ruleset if r.match and r.match.get("engine") == LIMIT_REACHED), None)
+        if rule is not None:  # evaluations failed from here on: the findings may be incomplete, say so
+            note = "rules that evaluate expressions (constant START, policy checks) may have missed findings"
+            result.findings = _finish([*result.findings, Diagnostic(
+                ERROR if budget.failed else WARNING, f"{budget.message()}; {note}", None, code=rule.code,
+                rule=rule.name, fix=rule.fix)], settings, ruleset, result.files)
+    return result
+
+
+def _run(target, machine, settings: LintSettings, ruleset, allow_exec: bool, subsystem, local_name, sysroot,
+         allowed_dirs, whole: bool) -> LintResult:
     enabled = select_rules(ruleset, settings)
     enabled_codes = {r.code for r in enabled}
     by_engine = {r.match.get("engine"): r for r in ruleset if r.match and "engine" in r.match}
@@ -567,8 +586,14 @@ def _normalise(item, rule) -> Diagnostic:
 
 
 def _reader_finding(diagnostic: Diagnostic, ruleset, enabled_codes, findings, fatal: bool = False) -> None:
-    """Report a reader diagnostic under the rule claiming its kind, or the catch-all config-diagnostic rule."""
+    """Report a reader diagnostic under the rule claiming its kind, or the catch-all config-diagnostic rule.
+
+    A spent reading or expansion budget (``budget-exceeded``) is the engine's limit-reached rule:
+    the configuration could not be read to its end, so nothing after that point was checked.
+    """
     rule = ruleset.reader_kinds().get(diagnostic.code or "")
+    if diagnostic.code == BUDGET_CODE:
+        rule = next((r for r in ruleset if r.match and r.match.get("engine") == LIMIT_REACHED), None) or rule
     severity = None
     if rule is None:
         rule = next((r for r in ruleset if r.match and r.match.get("engine") == CONFIG_DIAGNOSTIC), None)

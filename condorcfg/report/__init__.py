@@ -10,7 +10,7 @@ rule metadata), the project root (relative paths, SARIF ``%SRCROOT%``), colour a
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit")
 
@@ -22,11 +22,20 @@ class ReportView:
     color: bool = False
     fail_on: str = "error"
     quiet: bool = False      # text: the findings only, no summary or docs hints
+    # paths already shown (a report has thousands of findings in a few files)
+    _shown: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def display_path(self, file: str | None) -> str:
         """A path as the user wrote it relative to the current directory, when that is shorter."""
         if not file:
             return ""
+        shown = self._shown.get(file)
+        if shown is None:
+            shown = self._shown[file] = self._display_path(file)
+        return shown
+
+    @staticmethod
+    def _display_path(file: str) -> str:
         try:
             relative = os.path.relpath(file)
         except ValueError:
@@ -36,6 +45,13 @@ class ReportView:
     def root_path(self, file: str) -> str:
         """A path relative to the project root with ``/`` separators (CI tools key on these),
         or the path as given when it lies outside the root."""
+        key = ("root", file)
+        shown = self._shown.get(key)
+        if shown is None:
+            shown = self._shown[key] = self._root_path(file)
+        return shown
+
+    def _root_path(self, file: str) -> str:
         try:
             # Resolved on both sides, as SARIF does, so a symlinked checkout still matches.
             relative = os.path.relpath(os.path.realpath(file), os.path.realpath(self.root))

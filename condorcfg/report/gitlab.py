@@ -19,8 +19,8 @@ The JSON is ASCII and defused, as the JSON report's (:mod:`condorcfg.report.json
 from __future__ import annotations
 
 import hashlib
-import json
 
+from condorcfg.report import json_layout
 from condorcfg.textsafe import defuse_json
 
 SEVERITY = {"error": "major", "warning": "minor", "info": "info"}
@@ -51,7 +51,7 @@ def render(result, view) -> str:
         if body:
             issue["content"] = {"body": body}
         issues.append(issue)
-    return defuse_json(json.dumps(issues, indent=2, ensure_ascii=True) + "\n")
+    return defuse_json(json_layout.dumps(issues, {json_layout.TOP}) + "\n")
 
 
 def _fingerprint(finding, path: str, seen: dict[str, int], used: set[str]) -> str:

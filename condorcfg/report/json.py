@@ -15,8 +15,8 @@ act on a terminal nor fail on a strict UTF-8 stdout, and it is defused
 """
 from __future__ import annotations
 
-import json
 
+from condorcfg.report import json_layout
 from condorcfg.textsafe import defuse_json
 
 
@@ -41,4 +41,4 @@ def render(result, view) -> str:
                           for rule, reason in result.skipped_rules],
         "fatal": bool(result.fatal),
     }
-    return defuse_json(json.dumps(report, indent=2, ensure_ascii=True) + "\n")
+    return defuse_json(json_layout.dumps(report, {"findings", "skipped_rules"}) + "\n")

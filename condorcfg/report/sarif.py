@@ -12,12 +12,12 @@ name that is not UTF-8 is percent-encoded byte by byte in its URI.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from pathlib import Path
 from urllib.parse import quote
 
 from condorcfg.report import source_line
+from condorcfg.report import json_layout
 from condorcfg.textsafe import defuse_json
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
@@ -31,6 +31,7 @@ def render(result, view) -> str:
     index = {rule.code: i for i, rule in enumerate(rules)}
     root = Path(view.root).resolve()
     seen: dict[str, int] = {}
+    uris: dict[str, tuple[str, bool]] = {}
     results = []
     for finding in result.findings:
         item = {"ruleId": finding.code, "level": _LEVEL.get(finding.severity, "warning"),
@@ -39,9 +40,9 @@ def render(result, view) -> str:
             item["ruleIndex"] = index[finding.code]
         loc = finding.location or (_fallback(result))
         if loc is not None:
-            item["locations"] = [{"physicalLocation": _physical(loc, root)}]
+            item["locations"] = [{"physicalLocation": _physical(loc, root, uris)}]
             text = (source_line(loc.file, loc.line) or "").strip() if loc.line else ""
-            key = f"{finding.code}\0{_uri(loc.file, root)[0]}\0{text}"
+            key = f"{finding.code}\0{_uri(loc.file, root, uris)[0]}\0{text}"
             digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:16]
             seen[digest] = seen.get(digest, 0) + 1
             item["partialFingerprints"] = {"primaryLocationLineHash": f"{digest}:{seen[digest]}"}
@@ -54,7 +55,7 @@ def render(result, view) -> str:
         "results": results,
     }
     log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
-    return defuse_json(json.dumps(log, indent=2, ensure_ascii=True) + "\n")
+    return defuse_json(json_layout.dumps(log, {"results", "rules"}) + "\n")
 
 
 def _rules(result, view) -> list:
@@ -89,8 +90,13 @@ def _message(finding) -> str:
     return text
 
 
-def _uri(file: str, root: Path) -> tuple[str, bool]:
-    """(uri, relative-to-root?) for a file."""
+def _uri(file: str, root: Path, known: dict | None = None) -> tuple[str, bool]:
+    """(uri, relative-to-root?) for a file; ``known`` remembers answers (resolving a path costs
+    system calls, and a report has thousands of findings in a few files)."""
+    if known is not None:
+        if file not in known:
+            known[file] = _uri(file, root)
+        return known[file]
     path = Path(file).resolve()
     try:
         # the file name's bytes: os.listdir gives undecodable ones as surrogates, which quote() rejects
@@ -99,8 +105,8 @@ def _uri(file: str, root: Path) -> tuple[str, bool]:
         return path.as_uri(), False
 
 
-def _physical(loc, root: Path) -> dict:
-    uri, relative = _uri(loc.file, root)
+def _physical(loc, root: Path, known: dict | None = None) -> dict:
+    uri, relative = _uri(loc.file, root, known)
     artifact = {"uri": uri}
     if relative:
         artifact["uriBaseId"] = "%SRCROOT%"

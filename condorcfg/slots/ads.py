@@ -104,11 +104,14 @@ def _literal(value):
     if node is None:
         from condorcfg.classad.ast import Literal
 
+        if len(_LITERALS) >= _MAX_LITERALS:  # a long-lived process builds ads for many machines
+            _LITERALS.clear()
         node = _LITERALS[key] = Literal(value)
     return node
 
 
 _LITERALS: dict = {}
+_MAX_LITERALS = 4096
 
 
 def _number(value: float):

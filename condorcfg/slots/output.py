@@ -13,7 +13,10 @@ instead of acting on the terminal.  The caller defuses the whole output.
 from __future__ import annotations
 
 import json
+from dataclasses import fields, is_dataclass, replace
 
+from condorcfg.classad import ERROR, UNDEFINED, unparse
+from condorcfg.classad.ast import AttrRef, Literal, Node
 from condorcfg.textsafe import printable
 
 
@@ -34,11 +37,9 @@ def unparse_old(expr) -> str:
     doubled; HTCondor reads old-syntax text without escapes, so such strings
     are swapped for placeholder names, printed, and put back unescaped.
     """
-    from dataclasses import fields, is_dataclass, replace
-
-    from condorcfg.classad import unparse
-    from condorcfg.classad.ast import AttrRef, Literal, Node
-
+    text = unparse(expr)
+    if "\\" not in text:  # no string holds a backslash (or a byte printed as an escape)
+        return text
     strings: dict[str, str] = {}
 
     def swap(item):
@@ -61,25 +62,36 @@ def unparse_old(expr) -> str:
     return text
 
 
+def _printed_once(convert):
+    """``convert`` remembered per expression object: the slots of a machine share most of theirs
+    (4096 slots print each shared expression once)."""
+    printed: dict[int, tuple] = {}
+
+    def text(expr) -> str:
+        known = printed.get(id(expr))
+        if known is None or known[0] is not expr:  # (the object is kept, so its id is not reused)
+            known = printed[id(expr)] = (expr, convert(expr))
+        return known[1]
+
+    return text
+
+
 def format_long(ads) -> str:
-    blocks = ["\n".join(f"{printable(name)} = {unparse_old(expr)}" for name, expr in _sorted_items(ad)) for ad in ads]
+    text = _printed_once(unparse_old)
+    blocks = ["\n".join(f"{printable(name)} = {text(expr)}" for name, expr in _sorted_items(ad)) for ad in ads]
     return "\n\n".join(blocks) + ("\n" if blocks else "")
 
 
 def format_new(ads) -> str:
-    from condorcfg.classad import unparse
-
+    text = _printed_once(unparse)
     blocks = []
     for ad in ads:
-        lines = [f"    {printable(name)} = {unparse(expr)};" for name, expr in _sorted_items(ad)]
+        lines = [f"    {printable(name)} = {text(expr)};" for name, expr in _sorted_items(ad)]
         blocks.append("[\n" + "\n".join(lines) + "\n]")
     return "\n".join(blocks) + ("\n" if blocks else "")
 
 
 def _json_value(expr) -> str:
-    from condorcfg.classad import ERROR, UNDEFINED, unparse
-    from condorcfg.classad.ast import Literal
-
     if isinstance(expr, Literal):
         value = expr.value
         if value is UNDEFINED:
@@ -93,9 +105,10 @@ def _json_value(expr) -> str:
 
 
 def format_json(ads) -> str:
+    text = _printed_once(_json_value)
     objects = []
     for ad in ads:
-        members = [f"    {json.dumps(name)}: {_json_value(expr)}" for name, expr in _sorted_items(ad)]
+        members = [f"    {json.dumps(name)}: {text(expr)}" for name, expr in _sorted_items(ad)]
         objects.append("  {\n" + ",\n".join(members) + "\n  }")
     return "[\n" + ",\n".join(objects) + "\n]\n"
 

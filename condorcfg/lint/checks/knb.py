@@ -166,6 +166,9 @@ def _attribute_names(ctx) -> set[str]:
     return names
 
 
+MAX_SUGGESTED = 2000  # unknown knobs per run that get a did-you-mean
+
+
 @check
 def unknown_knob(ctx):
     knowledge = ctx.knowledge
@@ -183,12 +186,17 @@ def unknown_knob(ctx):
         return
     used = _referenced_names(ctx) | set(exported_names(ctx)) | _attribute_names(ctx)
     daemons = {i.upper() for i in _items(value(ctx, "DAEMON_LIST"))}
+    suggested = 0
     for name, definition in candidates:
         base = name.split(".")[-1].upper()
         if name.upper() in used or base in used or base in daemons:
             continue
-        suggestions = knowledge.suggest(name)
-        hint = f"; did you mean {' or '.join(suggestions)}?" if suggestions else ""
+        if suggested < MAX_SUGGESTED:
+            suggested += 1
+            suggestions = knowledge.suggest(name)
+            hint = f"; did you mean {' or '.join(suggestions)}?" if suggestions else ""
+        else:  # did-you-mean costs more than the rest of the rule: bounded for hostile input
+            suggestions, hint = [], f" (no did-you-mean past the first {MAX_SUGGESTED} unknown knobs)"
         yield ctx.finding(f"{name} is not a knob HTCondor {knowledge.version} knows, and nothing in this "
                           f"configuration refers to it, so it has no effect{hint}", at=definition,
                           fix=("correct the name" if suggestions else
