@@ -383,3 +383,33 @@ def test_extreme_values_are_htcondors(oracle):
         if (type_name(got), text) != (want.get("type"), want_text):
             wrong.append(f"{case[:60]}: got {type_name(got)} {text[:40]}, HTCondor {want}")
     assert not wrong, "\n".join(wrong)
+
+
+# --- memory: a remembered syntax error keeps nothing of its callers alive ---------------------------
+
+def test_cached_syntax_errors_keep_no_caller_alive():
+    """The text cache remembers parse failures; raising a cached exception object attached each
+    caller's frames (and, through them, whole configurations) to it: fuzzing saw 17 KB per input."""
+    import gc
+    import weakref
+
+    from condorcfg.classad.evaluator import compiled_text_with_cost
+
+    class Holder:
+        pass
+
+    def caller(text):
+        holder = Holder()  # a local of the frame that sees the error
+        try:
+            compiled_text_with_cost(text)
+        except ClassAdSyntaxError as exc:
+            error = (exc.message, exc.line, exc.column, str(exc))
+        return weakref.ref(holder), error
+
+    texts = ["1 +", "a = = 1", 'strcat("x', "f(,)"] * 3  # each bad text several times: cached, raised again
+    results = [caller(text) for text in texts]
+    gc.collect()
+    assert all(ref() is None for ref, _ in results)
+    by_text: dict = {}
+    for text, (_, error) in zip(texts, results):
+        assert by_text.setdefault(text, error) == error  # the same diagnostic every time

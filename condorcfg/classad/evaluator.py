@@ -167,6 +167,27 @@ def _parse(text: str, native: bool = False):
     return parser.parse(text)
 
 
+class _Refusal:
+    """A remembered parse failure, raised as a new exception each time.
+
+    Never the cached exception object itself: raising it attaches a traceback whose frames link
+    (``f_back``) to every caller's locals, which kept a whole Config alive per cached error
+    (found by fuzzing: memory grew by 17 KB per input).
+    """
+
+    __slots__ = ("kind", "args", "position")
+
+    def __init__(self, exc: Exception):
+        self.kind = type(exc)
+        self.args = exc.args
+        self.position = (exc.message, exc.line, exc.column) if hasattr(exc, "line") else None
+
+    def fresh(self) -> Exception:
+        if self.position is not None:
+            return self.kind(*self.position)
+        return self.kind(*self.args)
+
+
 def compiled_text(text: str, native: bool = False) -> tuple:
     """Parse and compile expression text (cached); raises the parser's ClassAdSyntaxError."""
     fn, maxd, _ = compiled_text_with_cost(text, native)
@@ -181,14 +202,12 @@ def compiled_text_with_cost(text: str, native: bool = False) -> tuple:
         try:
             hit = compiled_with_cost(_parse(text, native))
         except Exception as exc:  # remember syntax errors too: the same bad text comes back often
-            hit = exc
+            hit = _Refusal(exc)
         if len(_text_cache) >= _CACHE_LIMIT:
             _text_cache.clear()
         _text_cache[key] = hit
-    if isinstance(hit, Exception):
-        # a fresh traceback each time: re-raising the cached object would chain every caller's
-        # frames onto it, keeping each Config alive (found by fuzzing: memory grew per knob)
-        raise hit.with_traceback(None)
+    if type(hit) is _Refusal:
+        raise hit.fresh()
     return hit
 
 
