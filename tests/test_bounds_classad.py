@@ -413,3 +413,47 @@ def test_cached_syntax_errors_keep_no_caller_alive():
     by_text: dict = {}
     for text, (_, error) in zip(texts, results):
         assert by_text.setdefault(text, error) == error  # the same diagnostic every time
+
+
+# --- parsing: 2 s per MiB of text, whatever its shape -------------------------------------------------
+
+MIB = 1 << 20
+
+
+def _one_mib(kind: str) -> str:
+    """About 1 MiB of expression text of one shape (nesting within the depth limit)."""
+    rng = random.Random(kind)
+    if kind == "list-of-clauses":
+        item = '(TARGET.RequestMemory <= MY.Memory && KeyboardIdle > 15 * 60 || Owner == "alice")'
+        return "{" + ",".join([item] * (MIB // (len(item) + 1))) + "}"
+    if kind == "strings":
+        return "{" + ",".join(f'"s{i}\\n\\t\\"{"é" * (i % 5)}"' for i in range(MIB // 14)) + "}"
+    if kind == "numbers":
+        return "{" + ",".join(str(rng.choice([rng.randint(0, 10 ** 12), rng.random() * 1e5, -rng.random()]))
+                              for _ in range(MIB // 12)) + "}"
+    if kind == "calls":
+        return "{" + ",".join(f'strcat(A{i % 97}, "x", ifThenElse(B, 3, 4.5))' for i in range(MIB // 40)) + "}"
+    if kind == "records":
+        return "{" + ",".join(f"[ a{i} = {i}; b = a{i} + 1; c = {{ 1, 2 }} ]" for i in range(MIB // 36)) + "}"
+    if kind == "nested-parens":  # 900 levels deep, repeated in a list
+        deep = "(" * 900 + "x" + ")" * 900
+        return "{" + ",".join([deep] * (MIB // len(deep))) + "}"
+    if kind == "comments-and-blanks":
+        return "{" + ",".join(f"  /* c{i} */ a{i} // x\n" for i in range(MIB // 22)) + "}"
+    raise ValueError(kind)
+
+
+@pytest.mark.parametrize("kind", ["list-of-clauses", "strings", "numbers", "calls", "records", "nested-parens",
+                                  "comments-and-blanks"])
+@pytest.mark.parametrize("syntax", ["old", "new"])
+def test_a_mib_of_expression_text_parses_within_two_seconds(kind, syntax):
+    from condorcfg.classad.parser import _parse_uncached
+
+    text = _one_mib(kind)
+    start = cpu()
+    try:
+        _parse_uncached(text, syntax)
+    except ClassAdSyntaxError:  # (old syntax reads strings differently: a refusal is an answer too)
+        pass
+    took = cpu() - start
+    assert took < 2 * len(text) / MIB + SLACK, f"{len(text) / MIB:.2f} MiB of {kind} took {took:.1f} s"

@@ -101,3 +101,19 @@ def test_the_action_and_the_readme_recipes_follow_the_published_schemas(tmp_path
     gitlab = tmp_path / ".gitlab-ci.yml"
     gitlab.write_text(_readme_yaml("# .gitlab-ci.yml"))
     _check_schema("vendor.gitlab-ci", gitlab)
+
+
+def test_the_readme_limits_table_matches_the_code():
+    """The security model's table of limits is documentation of constants: it must not drift."""
+    import importlib
+    import re
+
+    text = (ROOT / "README.md").read_text()
+    rows = re.findall(r"^  \| `([A-Z_]+)` \| ([^|]+) \| `([a-z_/]+)\.py` \|$", text, re.MULTILINE)
+    assert len(rows) >= 10
+    units = {"files": 1, "statements": 1, "macro": 1, "units": 1, "slots": 1, "MiB": 1 << 20, "KiB": 1 << 10,
+             "s": 1}
+    for name, size, module in rows:
+        value = getattr(importlib.import_module("condorcfg." + module.replace("/", ".")), name)
+        number, unit = re.match(r"([\d.]+) (\w+)", size).groups()
+        assert float(number) * units.get(unit, 1) == value, (name, size, value)
