@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from condorcfg.classad import ast
+from condorcfg.classad.functions import is_constant_call
 from condorcfg.classad.values import ERROR, UNDEFINED, AbsTime, RelTime
 
 
@@ -55,11 +56,6 @@ def _collect(node, bound: tuple, found: list) -> None:
 
 # ------------------------------------------------------------------ partial evaluation
 
-# calls whose value depends on the clock, chance or the evaluation context, never folded
-_IMPURE_CALLS = frozenset({
-    "time", "currenttime", "daytime", "timezoneoffset", "random", "eval", "unparse", "unresolved",
-    "evalineachcontext", "countmatches", "debug", "userhome", "usermap", "formattime",
-})
 _SPECIAL_NAMES = frozenset({"currenttime", "toplevel", "root", "self", "my", "parent", "target", "other"})
 _SCALARS = (bool, int, float, str, AbsTime, RelTime)
 _MAX_SUBSTITUTION_DEPTH = 64
@@ -158,7 +154,7 @@ class _Folder:
         if kind is ast.Call:
             args = [self.fold(arg, expanding) for arg in node.args]
             rebuilt = ast.Call(node.name, args, line=node.line, column=node.column)
-            if node.name.lower() not in _IMPURE_CALLS and all(_is_const(a) for a in args):
+            if is_constant_call(node.name, len(args)) and all(_is_const(a) for a in args):
                 return self._evaluate(rebuilt)
             return rebuilt
         if kind is ast.Paren:

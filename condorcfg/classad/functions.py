@@ -1113,6 +1113,36 @@ COMPILE_UNITS_PER_CHAR = 20  # translating and compiling a pattern: about 10 us 
 _CACHED_PATTERN = 4096  # longest pattern kept compiled between matches
 
 
+def regex_error(pattern: str, opts: str = "") -> str | None:
+    """Why the evaluator cannot compile ``pattern`` (the match would be ERROR), or None.
+
+    The same translation and engine as every match, so lint reports exactly the patterns
+    that evaluate to ERROR (no second regex dialect to drift from this one).
+    """
+    import regex as rx
+
+    try:
+        _compile_pattern(rx, pattern, opts)
+    except (rx.error, RecursionError, OverflowError, ValueError, TypeError) as exc:
+        return str(exc) or type(exc).__name__
+    return None
+
+
+def _compile_pattern(rx, pattern: str, opts: str):
+    flags = 0
+    if "i" in opts:
+        flags |= rx.IGNORECASE
+    if "m" in opts:
+        flags |= rx.MULTILINE
+    if "s" in opts:
+        flags |= rx.DOTALL
+    if "x" in opts:
+        flags |= rx.VERBOSE
+    translated = _translate_pcre(pattern)
+    verbose = "x" in opts or _VERBOSE_FLAG.search(pattern) is not None
+    return rx.compile(_break_literal_runs(translated, verbose), flags | rx.VERSION0)
+
+
 def _compile_regex(pattern: str, opts: str, budget: Budget):
     """The compiled pattern (cached), or ERROR when it does not compile.
 
@@ -1127,19 +1157,8 @@ def _compile_regex(pattern: str, opts: str, budget: Budget):
         import regex as rx  # imported on first use: only expressions with regexes pay for it
 
         budget.charge_work(len(pattern) * COMPILE_UNITS_PER_CHAR + _REGEX_CALL_COST)
-        flags = 0
-        if "i" in opts:
-            flags |= rx.IGNORECASE
-        if "m" in opts:
-            flags |= rx.MULTILINE
-        if "s" in opts:
-            flags |= rx.DOTALL
-        if "x" in opts:
-            flags |= rx.VERBOSE
         try:
-            translated = _translate_pcre(pattern)
-            verbose = "x" in opts or _VERBOSE_FLAG.search(pattern) is not None
-            hit = rx.compile(_break_literal_runs(translated, verbose), flags | rx.VERSION0)
+            hit = _compile_pattern(rx, pattern, opts)
         except (rx.error, RecursionError, OverflowError, ValueError, TypeError):
             hit = ERROR
         if len(pattern) <= _CACHED_PATTERN:  # long ones are rare; keeping them could hold much memory
@@ -2254,6 +2273,38 @@ FUNCTIONS: dict = {
 for _name in ("getyear", "getmonth", "getdayofyear", "getdayofmonth", "getdayofweek", "getdays", "gethours",
               "getminutes", "getseconds"):
     FUNCTIONS[_name] = _v(1, 1, _get_field(_name))
+
+# --- facts about the built-ins that static analysis and lint need (one place: tests check the names) ---
+
+# What a call's value depends on besides its arguments; such a call is never constant-folded.
+#   clock: the current time;  chance: a random number;  context: the ads and expressions around
+#   the call (it evaluates or prints them);  host: the machine's users, files or local time zone
+#   (formatTime prints local time: a CI runner's zone is not the pool's).
+# A function in NOW_WITHOUT_ARGUMENTS reads the clock only when called with fewer arguments
+# than that (absTime() is now; absTime("2024-01-31") is a constant).
+DEPENDS_ON: dict[str, str] = {
+    "time": "clock", "currenttime": "clock", "daytime": "clock", "timezoneoffset": "clock",
+    "random": "chance",
+    "eval": "context", "unparse": "context", "unresolved": "context", "evalineachcontext": "context",
+    "countmatches": "context", "debug": "context",
+    "userhome": "host", "usermap": "host", "formattime": "host",
+}
+NOW_WITHOUT_ARGUMENTS: dict[str, int] = {"abstime": 1}
+
+# The argument that is a regular expression (0-based), for the functions that take one.
+REGEX_ARGUMENT: dict[str, int] = {
+    "regexp": 0, "regexps": 0, "replace": 0, "replaceall": 0, "regexpmember": 0, "stringlist_regexpmember": 0,
+}
+
+
+def is_constant_call(name: str, argument_count: int) -> bool:
+    """True when a call of ``name`` with constant arguments always gives the same value (so it
+    may be folded): False for calls that read the clock, chance, the surrounding ads or the host.
+    An unknown name is constant: the call is always ERROR."""
+    lowered = name.lower()
+    if lowered in DEPENDS_ON:
+        return False
+    return argument_count >= NOW_WITHOUT_ARGUMENTS.get(lowered, 0)
 
 
 def _const_fn(value):

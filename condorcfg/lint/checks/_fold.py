@@ -14,10 +14,10 @@ of that budget is spent is UNKNOWN: its ERROR would be the budget's, not the exp
 """
 from __future__ import annotations
 
+from condorcfg.classad.functions import is_constant_call
+
 UNKNOWN = object()
 _MAX_NODES = 5000  # larger expressions are not folded (bounded work on hostile input)
-_VOLATILE_CALLS = {"time", "random", "currenttime", "splitusername", "splitslotname", "eval", "envv1toenvv2",
-                   "envv2toenvv1", "getenv", "debug", "stringlistmember", "userhome", "usermap"}
 
 
 def fold(node):
@@ -77,7 +77,7 @@ def _fold(node, budget):
             return _evaluate(node)
         return _fold(node.then if truth else node.otherwise, budget)
     if isinstance(node, ast.Call):
-        if node.name.lower() in _VOLATILE_CALLS:
+        if not is_constant_call(node.name, len(node.args)):  # the clock, chance, the ads, the host
             return UNKNOWN
         if node.name.lower() == "ifthenelse" and len(node.args) == 3:
             return _fold(ast.Conditional(node.args[0], node.args[1], node.args[2]), budget)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from condorcfg.classad.functions import REGEX_ARGUMENT, regex_error
 from condorcfg.lint.checks import check
 from condorcfg.lint.checks._trace import POLICY_ATTRIBUTES
 from condorcfg.lint.checks._util import (empty_macro_notes, expanded, exported_names, expression_names, is_user,
@@ -135,21 +136,6 @@ def self_reference(ctx):
                 break
 
 
-_REGEX_FUNCTIONS = {"regexp": 0, "regexps": 0, "regexpmember": 0, "stringlistregexpmember": 0, "replace": 0,
-                    "replaceall": 0}
-
-
-def _regex_problem(pattern: str) -> str | None:
-    """Why HTCondor's PCRE would reject ``pattern`` (via the evaluator's translation), or None."""
-    try:
-        from condorcfg.classad.functions import _translate_pcre as translate
-    except ImportError:  # the evaluator's translation is an implementation detail: fall back to re
-        translate = str
-    try:
-        re.compile(translate(pattern))
-    except (re.error, RecursionError, OverflowError, ValueError) as exc:
-        return str(exc)
-    return None
 
 
 @check
@@ -161,12 +147,13 @@ def invalid_regex(ctx):
         if node is None:
             continue
         for item in walk(node):
-            if not isinstance(item, ast.Call) or item.name.lower() not in _REGEX_FUNCTIONS or not item.args:
+            argument = REGEX_ARGUMENT.get(item.name.lower()) if isinstance(item, ast.Call) else None
+            if argument is None or len(item.args) <= argument:
                 continue
-            pattern = strip_parens(item.args[_REGEX_FUNCTIONS[item.name.lower()]])
+            pattern = strip_parens(item.args[argument])
             if not isinstance(pattern, ast.Literal) or not isinstance(pattern.value, str):
                 continue
-            problem = _regex_problem(pattern.value)
+            problem = regex_error(pattern.value)
             if problem is not None:
                 span, macro = locate(ctx, definition, re.compile(re.escape(item.name) + r"\s*\(", re.IGNORECASE))
                 yield ctx.finding(f"{item.name}() is given the pattern {pattern.value!r}, which is not a valid "
