@@ -24,6 +24,8 @@ function build a huge string or trip over Python's integer/string conversion lim
 """
 from __future__ import annotations
 
+import math
+
 import re
 from condorcfg.config.macros import FILENAME
 
@@ -38,6 +40,9 @@ _INT_RE = re.compile(r"[-+]?\d+\Z")
 # backtracks quadratically on a long run of digits): a width starts with 1-9, as in C.
 _REAL_RE = re.compile(r"[-+]?(\d+(?:\.\d*)?|\.\d+)([eE][-+]?\d+)?\Z")
 # one printf conversion: flags, width, precision, length modifiers, type
+# C's strtod also reads hexadecimal reals and infinities: $REAL(0x10) is 16, $REAL(inf) is INF
+_C_DOUBLE_RE = re.compile(r"[-+]?(?:0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][-+]?[0-9]+)?"
+                          r"|(?i:inf(?:inity)?|nan))")
 _CONVERSION = re.compile(r"%([-+ #0]*)([1-9]\d*)?(\.\d*)?(hh|h|ll|l|L|q|j|z|t)?([a-zA-Z%])")
 
 LLONG_MIN, LLONG_MAX = -(1 << 63), (1 << 63) - 1
@@ -119,11 +124,14 @@ def _classad():
     return classad
 
 
-def _evaluate_expression(text: str, ctx: FunctionContext):
-    """(ok, value) of ``text`` as a ClassAd expression; ok is False when it does not parse."""
+def _evaluate_expression(text: str, ctx: FunctionContext, in_ad: bool = False):
+    """(ok, value) of ``text`` as a ClassAd expression; ok is False when it does not parse.
+
+    ``in_ad``: evaluated as an attribute of an empty ad, as HTCondor's $EVAL and $STRING do
+    (``.name`` then is undefined, not error)."""
     try:
         classad = _classad()
-        return True, classad.evaluate(text)
+        return True, classad.evaluate(text, my={} if in_ad else None)
     except ImportError as exc:  # the evaluator is a separate stage; say clearly what is missing
         ctx.error(f"ClassAd evaluation is not available ({exc}); cannot evaluate {text!r}")
         return False, None
@@ -139,6 +147,14 @@ def _number(text: str, ctx: FunctionContext, want_int: bool):
     if _REAL_RE.match(stripped):
         number = float(stripped)
         return c_double_to_long(number) if want_int else number
+    if not want_int and _C_DOUBLE_RE.fullmatch(stripped):  # what strtod reads besides decimals: 0x10, inf, nan
+        lowered = stripped.lower()
+        if "x" in lowered:
+            try:
+                return float.fromhex(stripped)
+            except OverflowError:
+                return -math.inf if stripped.startswith("-") else math.inf
+        return float(lowered.replace("infinity", "inf"))
     lowered = stripped.lower()
     if lowered in ("true", "false"):
         return int(lowered == "true")
@@ -162,6 +178,22 @@ class _Overflow(Exception):
     """snprintf would fail with EOVERFLOW (a width, precision or output of 2^31 characters or more)."""
 
 
+def _literals(fmt: str, matches: list) -> list[str]:
+    return [fmt[end:start] for end, start in zip([0] + [m.end() for m in matches], [m.start() for m in matches] +
+                                                 [len(fmt)])]
+
+
+def _valid_format(fmt: str, allowed: str) -> bool:
+    """One conversion of a type in ``allowed`` (``%%`` aside), and no stray ``%``: what HTCondor accepts."""
+    matches = list(_CONVERSION.finditer(fmt))
+    conversions = [m for m in matches if m.group(5) != "%"]
+    if len(conversions) != 1 or conversions[0].group(5) not in allowed:
+        return False
+    if conversions[0].group(5) in "aA" and conversions[0].group(4):  # %La reads a long double: not a double
+        return False
+    return not any("%" in literal for literal in _literals(fmt, matches))
+
+
 def _format(fmt: str, value, allowed: str, func: str, ctx: FunctionContext, limit: int | None = None) -> str | None:
     """printf ``fmt`` with one conversion of a type in ``allowed``, as C does; None (after an error) if invalid.
 
@@ -170,16 +202,11 @@ def _format(fmt: str, value, allowed: str, func: str, ctx: FunctionContext, limi
     ``MAX_STRING_FORMAT`` is refused with an error (and never built).
     """
     cut = limit if limit is not None else MAX_STRING_FORMAT + 1
-    conversions = [m for m in _CONVERSION.finditer(fmt) if m.group(5) != "%"]
-    if len(conversions) != 1 or conversions[0].group(5) not in allowed or conversions[0].group(5) in "aA":
+    if not _valid_format(fmt, allowed):
         ctx.error(f"${func}() macro: '{fmt}' is not a valid format specifier!")
         return None
     matches = list(_CONVERSION.finditer(fmt))
-    literals = [fmt[end:start] for end, start in zip([0] + [m.end() for m in matches], [m.start() for m in matches] +
-                                                                                   [len(fmt)])]
-    if any("%" in literal for literal in literals):  # a "%" that starts no conversion
-        ctx.error(f"${func}() macro: '{fmt}' is not a valid format specifier!")
-        return None
+    literals = _literals(fmt, matches)
     pieces: list[str] = []
     total = 0
     for literal, match in zip(literals, matches + [None]):
@@ -237,6 +264,9 @@ def _body(flags: str, precision: int | None, length: str | None, kind: str, valu
         return text, len(text)
     if kind == "c":
         return chr(int(value) & 0xFF), 1
+    if kind in "aA":
+        text = _hex_float(float(value), precision, flags)
+        return (text.upper() if kind == "A" else text), len(text)
     if kind in "eEfFgG":
         shown = precision if precision is None or precision <= PRECISION_CAP else PRECISION_CAP
         spec = "%" + python_flags + ("" if shown is None else f".{shown}") + kind
@@ -257,6 +287,33 @@ def _body(flags: str, precision: int | None, length: str | None, kind: str, valu
     return text, len(text) + extra
 
 
+def _hex_float(value: float, precision: int | None, flags: str) -> str:
+    """C's ``%a`` of a double (glibc): ``0x1.8p+0``; with a precision, rounded half to even."""
+    sign = "-" if math.copysign(1.0, value) < 0 else ("+" if "+" in flags else (" " if " " in flags else ""))
+    if math.isinf(value):
+        return sign + "inf"
+    if math.isnan(value):
+        return sign + "nan"
+    lead_text, rest = abs(value).hex()[2:].split(".")
+    fraction, exponent = rest.split("p")
+    lead = int(lead_text)
+    if precision is None:
+        fraction = fraction.rstrip("0")
+    elif precision < len(fraction):
+        drop = 4 * (len(fraction) - precision)
+        kept, left = divmod(int(lead_text + fraction, 16), 1 << drop)
+        half = 1 << (drop - 1)
+        if left > half or (left == half and kept & 1):
+            kept += 1
+        digits = format(kept, "x").rjust(precision + 1, "0")
+        lead, fraction = int(digits[:len(digits) - precision], 16), digits[len(digits) - precision:]
+    else:
+        fraction += "0" * (precision - len(fraction))
+    point = "." + fraction if fraction or "#" in flags else ""
+    power = int(exponent)
+    return f"{sign}0x{lead:x}{point}p{'+' if power >= 0 else '-'}{abs(power)}"
+
+
 def _split_first_comma(body: str) -> tuple[str, str | None]:
     name, comma, rest = body.partition(",")
     return name, (rest if comma else None)
@@ -274,6 +331,9 @@ def _env(body: str, ctx: FunctionContext) -> str:
 
 def _int(body: str, ctx: FunctionContext) -> str:
     name, fmt = _split_first_comma(body)
+    if fmt is not None and not _valid_format(fmt, "dioxXuc"):  # checked first, whatever the value
+        ctx.error(f"$INT() macro: '{fmt}' is not a valid format specifier!")
+        return fmt
     text = _knob_or_literal(name, ctx)
     number = _number(text, ctx, want_int=True)
     if number is None:
@@ -287,6 +347,13 @@ def _int(body: str, ctx: FunctionContext) -> str:
 
 def _real(body: str, ctx: FunctionContext) -> str:
     name, fmt = _split_first_comma(body)
+    if fmt is not None and not _valid_format(fmt, "eEfFgGaA"):  # checked first, whatever the value
+        if re.search(r"%[-+ #0-9.]*L[aA]", fmt):
+            ctx.error(f"$REAL() macro: '{fmt}' reads a long double HTCondor never passes: what it prints is "
+                      f"undefined (garbage such as nan.0); write %a")
+            return ""
+        ctx.error(f"$REAL() macro: '{fmt}' is not a valid format specifier!")
+        return fmt
     text = _knob_or_literal(name, ctx)
     number = _number(text, ctx, want_int=False)
     if number is None:
@@ -321,12 +388,15 @@ def _string(body: str, ctx: FunctionContext) -> str:
 
 
 def _eval(body: str, ctx: FunctionContext) -> str:
-    text = _knob_or_literal(body, ctx)
-    if not text.strip():
-        return ""
-    ok, value = _evaluate_expression(text, ctx)
+    raw = ctx.lookup(body) if body else None
+    source = raw if raw is not None else body
+    text = (_expand_knob(body, raw, ctx) if raw is not None else ctx.expand(body)) if "$" in source else source
+    ok, value = _evaluate_expression(text, ctx, in_ad=True) if text.strip() else (False, None)
     if not ok:
-        return ""
+        # HTCondor: text that does not parse is kept as its expansion (if it had a macro to expand),
+        # else nothing.  $EVAL($(S)) reads the body "$(S" (a function's body ends at the first ")"),
+        # keeps it, and the ")" after completes $(S) again: the result is S's text, unevaluated.
+        return text if "$" in source else ""
     if isinstance(value, str):
         return value
     try:
@@ -337,16 +407,12 @@ def _eval(body: str, ctx: FunctionContext) -> str:
 
 
 def _int_argument(text: str, ctx: FunctionContext) -> int | None:
-    """An integer argument written literally or as a knob name (saturated to 64 bits, as C reads it)."""
-    stripped = text.strip()
-    if _INT_RE.match(stripped):
-        return c_long(stripped)
-    raw = ctx.lookup(stripped) if stripped else None
-    if raw is not None:
-        value = _expand_knob(stripped, raw, ctx).strip()
-        if _INT_RE.match(value):
-            return c_long(value)
-    return None
+    """An index or length argument as HTCondor reads one: a knob named exactly ``text`` (no blanks
+    trimmed: ``$SUBSTR(S, IDX)`` looks up " IDX", finds nothing, and fails) gives its expanded
+    value, other text is itself expanded; then it is a number or a ClassAd expression, whose
+    real value truncates toward zero and ``true`` is 1 (HTCondor's ``string_is_long_param``:
+    ``2.5`` is 2, ``1+1`` is 2, ``"2"`` and ``0x2`` are not numbers)."""
+    return _number(_knob_or_literal(text, ctx), ctx, want_int=True)
 
 
 def _substr(body: str, ctx: FunctionContext) -> str:
@@ -380,7 +446,7 @@ def _choice(body: str, ctx: FunctionContext) -> str:
     if len(parts) < 2:
         ctx.error("$CHOICE() error: no list")
         return ""
-    index = _int_argument(parts[0], ctx)
+    index = _int_argument(parts[0].strip(), ctx)  # (the index, unlike $SUBSTR's arguments, is trimmed)
     if index is None or not 0 <= index < INT_MAX:
         # HTCondor 25 reports this and picks the first item (checked against HTCondor itself)
         ctx.error(f"$CHOICE() macro: {parts[0].strip()} is invalid index!")
@@ -463,47 +529,130 @@ def _random_integer(body: str, ctx: FunctionContext) -> str:
 
 def _filename(letters: str, body: str, ctx: FunctionContext) -> str:
     path = _knob_or_literal(body, ctx)
-    return filename_parts(path, letters)
+    try:
+        return filename_parts(path, letters)
+    except _TooManyDirs as exc:
+        ctx.error(f"$F{letters}() macro: {exc}")
+        return ""
 
 
-def filename_parts(path: str, letters: str) -> str:
-    """``$F<letters>(path)``: pick directory / name / extension parts and decorate them."""
-    opts = letters.lower()
-    if len(path) >= 2 and path[0] == path[-1] and path[0] in "\"'":
+class _TooManyDirs(ValueError):
+    """More ``d`` letters than the path has directories: HTCondor's behaviour is undefined there."""
+
+
+def filename_parts(path: str, letters: str, cwd: str | None = None) -> str:
+    """``$F<letters>(path)``, as HTCondor 25's ``evaluate_macro_func`` computes it, quirks included.
+
+    Letters: ``x`` extension, ``n`` name, ``p`` directory path, ``d`` one more parent directory
+    per ``d``, ``b`` bare (no trailing ``/`` or leading ``.``), ``q`` quote (``a``: with single
+    quotes), ``f`` full path (from ``cwd``), ``u``/``w`` turn every separator into ``/``/``\\``
+    before the parts are found (``$Fpu(a\\b\\c.txt)`` is ``a/b/``).  With both ``p`` and ``d``,
+    ``d`` decides; a name without a directory drops ``p``/``d`` when ``n`` or ``x`` is asked for
+    (``$Fpx(noext)`` is empty).
+    """
+    parts = dirs = 0
+    quoted = arg_quote = bare = full = False
+    to_sep = ""
+    for letter in letters.lower():
+        if letter == "x":
+            parts |= 1
+        elif letter == "n":
+            parts |= 2
+        elif letter == "p":
+            parts |= 4
+        elif letter == "d":
+            parts |= 8
+            dirs += 1
+        elif letter == "a":
+            arg_quote = True
+        elif letter == "b":
+            bare = True
+        elif letter == "f":
+            full = True
+        elif letter == "w":
+            to_sep = "\\"
+        elif letter == "u":
+            to_sep = "/"
+        elif letter == "q":
+            quoted = True
+    quote = ("'" if arg_quote else '"') if quoted else ""
+    if len(path) > 1 and path[0] == path[-1] and path[0] in "\"'":  # strlen_unquote
         path = path[1:-1]
-    elif path[:1] in "\"'":
-        path = path[1:]
-    cut = path.rfind("/") + 1
-    directory, file = path[:cut], path[cut:]
-    dot = file.rfind(".")
-    name, ext = (file[:dot], file[dot:]) if dot >= 0 else (file, "")
-    # directory = prefix + last `d` components (each with its trailing "/")
-    depth = opts.count("d")
-    components = [c + "/" for c in directory.split("/")[:-1]] if directory else []
-    kept = components[-depth:] if depth and components else []
-    if depth and components and components[0] == "/" and kept and kept[0] == "/":
-        kept = kept[1:]
-    prefix = directory[:len(directory) - sum(len(c) for c in kept)]
-    pieces = [("p", prefix), ("d", "".join(kept)), ("n", name), ("x", ext)]
-    wanted = {"p": "p" in opts, "d": "d" in opts or "p" in opts, "n": "n" in opts, "x": "x" in opts}
-    if not any(wanted.values()):
-        result = path
+    if full and not path.startswith("/") and cwd:
+        directory = cwd[:-1] if cwd.endswith("/") or (to_sep and cwd.endswith(to_sep)) else cwd
+        if len(path) > 2 and path[0] == "." and (path[1] == "/" or (to_sep and path[1] == to_sep)):
+            path = path[2:]
+        body = directory + (to_sep or "/") + _strip_quotes(path, quote)
     else:
-        chosen = [i for i, (key, _) in enumerate(pieces) if wanted[key]]
-        result = "".join(text for _, text in pieces[chosen[0]:chosen[-1] + 1])
-        if "b" in opts:
-            if result.endswith("/") and pieces[chosen[-1]][0] in "pd":
-                result = result[:-1]
-            elif pieces[chosen[0]][0] == "x" and result.startswith("."):
-                result = result[1:]
-    if "w" in opts:
-        result = result.replace("/", "\\")
-    if "u" in opts:
-        result = result.replace("\\", "/")
-    if "q" in opts:
-        quote = "'" if "a" in opts else '"'
-        result = quote + result + quote
-    return result
+        body = _strip_quotes(path, quote)
+    if to_sep:
+        body = body.replace("\\" if to_sep == "/" else "/", to_sep)
+    buf = quote + body + quote
+    end = len(buf)
+    name_at = buf.rfind("/") + 1  # condor_basename (on Unix only "/" separates)
+    dot = buf.rfind(".", name_at + 1)  # condor_basename_extension_ptr: a leading "." is no extension
+    ext_at = dot if dot > name_at else end
+    if not name_at and parts & 3:
+        parts &= ~12
+    kind = parts & 15
+    if kind == 1:
+        start = ext_at + (1 if bare and ext_at < end else 0)
+    elif kind == 3:
+        start = name_at
+    elif kind == 2:
+        start, end = name_at, ext_at
+    elif kind in (0, 7, 5):
+        start = 0
+    elif kind == 4:
+        start, end = 0, (name_at - 1 if bare and name_at > 0 else name_at)
+    elif kind == 6:
+        start, end = 0, ext_at
+    elif name_at > 0:  # a 'd': the last directories (condor_basename_plus_dirs)
+        start = _plus_dirs(buf, dirs)
+        if parts & 3 == 2:
+            end = ext_at
+        elif parts & 3 == 0:
+            end = name_at - 1 if bare else name_at
+    else:  # only directories asked for, and there are none
+        start = end = 1
+    if not quote:
+        return buf[start:end]
+    # HTCondor puts back the quotes the cut removed, in place: a quote just before the start
+    # (over the character there), and one at the end unless the cut already ends with one
+    chars = list(buf) + [""]
+    if chars[start] != quote:
+        start -= 1
+        chars[start] = quote
+    if end > 1 and chars[end - 1] == quote:
+        end -= 1
+    chars[end] = quote
+    return "".join(chars[start:end + 1])
+
+
+def _strip_quotes(text: str, quote: str) -> str:
+    """strcpy_quoted: drop a leading double quote (or ``quote``) and the same at the end."""
+    if text[:1] == '"' or (quote and text[:1] == quote):
+        mark, text = text[0], text[1:]
+        if text.endswith(mark):
+            text = text[:-1]
+    return text
+
+
+def _plus_dirs(path: str, count: int) -> int:
+    """Where condor_basename_plus_dirs starts: the name plus ``count`` directories above it."""
+    seps = []
+    at = 0
+    if path.startswith("\\\\"):
+        at = 4 if path[2:4] == ".\\" else 2
+        seps.append(at)
+    for index in range(at, len(path)):
+        if path[index] in "/\\":
+            seps.append(index + 1)
+    if count > len(seps):  # HTCondor pops an empty vector: it crashes or prints garbage
+        raise _TooManyDirs(f"{path!r} has fewer directories than the {count} 'd' letters ask for; HTCondor's "
+                           f"result is undefined (it crashes or prints garbage); use fewer 'd' letters")
+    del seps[len(seps) - count:]
+    return seps[-1] if seps else 0
 
 
 def _basename(body: str, ctx: FunctionContext) -> str:
