@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import re
 
+from condorcfg.config.functions import c_double_to_long, c_long
 from condorcfg.diagnostics import Diagnostic, Location, ERROR, WARNING
 
 _TYPE_KNOB = re.compile(r"^SLOT_TYPE_(\d+)_(.+)$", re.IGNORECASE)
-_INT = re.compile(r"^\s*[+-]?\d+\s*$")
+# C's strtoll: ASCII blanks and digits only (Python's \s and \d also match "\x1e" and "٤")
+_INT = re.compile(r"^[ \t\n\r\f\v]*[+-]?[0-9]+[ \t\n\r\f\v]*$")
 
 
 class Knobs:
@@ -81,13 +83,13 @@ class Knobs:
         if text is None:
             return default
         if _INT.match(text):
-            return int(text)
+            return c_long(text.strip(" \t\n\r\f\v"))
         number = _evaluate_number(text)
         if number is None:
             if problems is not None:
                 problems.append(self.error(f"{knob} must be a whole number, not {text.strip()!r}", knob))
             return default
-        return int(number)
+        return c_double_to_long(number) if isinstance(number, float) else number
 
     def boolean(self, name: str, default: bool, problems: list | None = None) -> bool:
         return self.to_boolean(self.value(name), default, name, problems)

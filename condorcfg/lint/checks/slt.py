@@ -78,10 +78,11 @@ def slot_oversubscribed(ctx):
 
 
 def _integer(text):
-    try:
-        return int(str(text).strip())
-    except (TypeError, ValueError):
-        return None
+    stripped = str(text).strip(" \t\n\r\f\v")  # (C's blanks: Python's strip() also drops "\x1e")
+    return int(stripped) if _DIGITS.fullmatch(stripped) else None
+
+
+_DIGITS = re.compile(r"[+-]?[0-9]+")
 
 
 # compiled once: these are tried against every name of the configuration
