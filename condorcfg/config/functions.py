@@ -540,6 +540,10 @@ class _TooManyDirs(ValueError):
     """More ``d`` letters than the path has directories: HTCondor's behaviour is undefined there."""
 
 
+_PART_BITS = {"x": 1, "n": 2, "p": 4, "d": 8}  # HTCondor's bits for the parts a $F letter keeps
+_SEPARATOR_LETTERS = {"u": "/", "w": "\\"}
+
+
 def filename_parts(path: str, letters: str, cwd: str | None = None) -> str:
     """``$F<letters>(path)``, as HTCondor 25's ``evaluate_macro_func`` computes it, quirks included.
 
@@ -550,31 +554,16 @@ def filename_parts(path: str, letters: str, cwd: str | None = None) -> str:
     ``d`` decides; a name without a directory drops ``p``/``d`` when ``n`` or ``x`` is asked for
     (``$Fpx(noext)`` is empty).
     """
-    parts = dirs = 0
-    quoted = arg_quote = bare = full = False
+    chosen = letters.lower()
+    parts = 0
+    for letter in chosen:
+        parts |= _PART_BITS.get(letter, 0)
+    dirs = chosen.count("d")
+    quoted, arg_quote, full = "q" in chosen, "a" in chosen, "f" in chosen
+    bare = "b" in chosen
     to_sep = ""
-    for letter in letters.lower():
-        if letter == "x":
-            parts |= 1
-        elif letter == "n":
-            parts |= 2
-        elif letter == "p":
-            parts |= 4
-        elif letter == "d":
-            parts |= 8
-            dirs += 1
-        elif letter == "a":
-            arg_quote = True
-        elif letter == "b":
-            bare = True
-        elif letter == "f":
-            full = True
-        elif letter == "w":
-            to_sep = "\\"
-        elif letter == "u":
-            to_sep = "/"
-        elif letter == "q":
-            quoted = True
+    for letter in chosen:  # (the last of u and w wins)
+        to_sep = _SEPARATOR_LETTERS.get(letter, to_sep)
     quote = ("'" if arg_quote else '"') if quoted else ""
     if len(path) > 1 and path[0] == path[-1] and path[0] in "\"'":  # strlen_unquote
         path = path[1:-1]
