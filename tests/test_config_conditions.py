@@ -40,7 +40,7 @@ def test_accepted(text, expected):
     ("not defined A", c.COMPLEX),
     ("version 25.14.1", c.COMPLEX), ("version=25.14.1", c.COMPLEX), ("version >= abc", c.COMPLEX),
     ("version == 25", c.BAD_VERSION), ("version >= 5.1", c.BAD_VERSION), ("version", c.BAD_VERSION),
-    ("defined A B", c.BAD_DEFINED), ("defined a-b", c.BAD_DEFINED),
+    ("defined A B", c.BAD_DEFINED), ("defined a-b", c.COMPLEX),
     ("defined use ROLE : Execute", c.BAD_DEFINED_USE),
 ])
 def test_rejected(text, reason):
