@@ -531,3 +531,24 @@ def test_repository_mode_never_sees_the_environment(tmp_path, monkeypatch):
     assert not [d for d in cfg.diagnostics if "hunter2" in d.message]
     host = condorcfg.load(str(top), machine=PROFILE)  # HTCondor's behaviour for value/dump
     assert host.value("SECRET") == "hunter2" and host.value("START") == "False"
+
+
+# --- a heredoc's closing tag on a last line without a newline (HTCondor keeps that line raw) ------
+
+HEREDOC_ENDINGS = ["@end", "@end  ", "  @end", "  @end  ", "@end\n", " @end \n", "@end\t", "\t@end", "@endx",
+                   "@end #c"]
+
+
+@pytest.mark.parametrize("ending", HEREDOC_ENDINGS)
+def test_heredoc_closing_tag_at_the_end_of_a_file_is_read_as_htcondor_reads_it(oracle, tmp_path, ending):
+    text = "A @=end\nx\n" + ending
+    expected = oracle.config_values(text, ["A"])
+    path = tmp_path / "condor_config"
+    path.write_bytes(text.encode())
+    try:
+        ours = condorcfg.load([str(path)], environ={}).value("A")
+    except CondorcfgError as exc:
+        assert expected["expect"] is None, f"HTCondor reads {text!r} as {expected['expect']}"
+        assert exc.diagnostic.code == "unclosed-heredoc"
+    else:
+        assert expected["expect"] == {"A": ours}

@@ -328,7 +328,9 @@ class Reader:
         budget = self.config.budget
         for line in lines:
             budget.statement(where)
-            if line.text.strip(_BLANKS) == close:
+            # (exactly: lines come trimmed, except a last line without a newline, which HTCondor
+            # keeps raw - there "  @end" is no closing tag and the file ends inside the value)
+            if line.text == close:
                 return "\n".join(body)
             body.append(line.text)
         raise _fatal(f"the multi-line value started here is never closed: add a line `{close}`", where,
