@@ -100,3 +100,23 @@ def test_what_htcondor_leaves_undefined_is_reported(tmp_path, text, message):
     config = condorcfg.load([str(path)], machine=MachineProfile(hostname="h.example.org"), environ={})
     assert not config.value("V")  # (value() gives None for an empty value)
     assert any(message in d.message for d in config.diagnostics), [d.message for d in config.diagnostics]
+
+
+def test_explicit_subsystem_prefixes_read_that_subsystems_defaults(oracle, tmp_path):
+    """``$(STARTD.IsStartd)`` is ``true`` in HTCondor whatever subsystem reads it: every entry of every
+    per-subsystem default table, read as TOOL, STARTD and SCHEDD (HTCondor's search misses a few
+    region tables; those stay unset here too)."""
+    from condorcfg.config.defaults import _table
+
+    names = [f"{prefix}.{name}" for prefix, entries in sorted(_table()["subsystems"].items()) for name in sorted(entries)]
+    text = "".join(f"P{i} = <$({name})>\n" for i, name in enumerate(names))
+    text += "if defined STARTD.IsStartd\nDEFINED = yes\nelse\nDEFINED = no\nendif\n"
+    knobs = [f"P{i}" for i in range(len(names))] + ["DEFINED"]
+    expected = oracle.config_values(text, knobs, timeout=120)["expect"]
+    path = tmp_path / "condor_config"
+    path.write_text(text)
+    for subsystem in (None, "STARTD", "SCHEDD"):
+        config = condorcfg.load([str(path)], machine=MachineProfile(hostname=oracle.PINNED_HOST), environ={},
+                                subsystem=subsystem)
+        wrong = [(knob, expected[knob], config.value(knob)) for knob in knobs if config.value(knob) != expected[knob]]
+        assert not wrong, (subsystem, wrong[:5])

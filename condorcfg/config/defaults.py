@@ -59,6 +59,49 @@ def subsystem_defaults(subsystem: str) -> dict[str, str]:
     return {name: entry["default"] for name, entry in entries.items() if entry["default"] is not None}
 
 
+def prefixed_default(key: str) -> str | None:
+    """The default of an explicit ``SUBSYS.NAME`` (upper case) from SUBSYS's own table, or None.
+
+    HTCondor finds ``$(STARTD.IsStartd)`` (``true``) and ``$(MASTER.PID_SNAPSHOT_INTERVAL)`` (``60``)
+    whatever subsystem is reading, and ``if defined STARTD.IsStartd`` is true everywhere.
+    """
+    prefix, _, name = key.partition(".")
+    if not _prefix_found(prefix):
+        return None
+    entry = _table()["subsystems"].get(prefix, {}).get(name)
+    return entry["default"] if entry is not None else None
+
+
+def _prefix_found(prefix: str) -> bool:
+    """Whether HTCondor's binary search finds ``prefix`` among the per-subsystem tables.
+
+    Its table is sorted ignoring case but searched comparing upper-case text, so a prefix the two
+    orders place differently is never found: ``AP_SOUTHEAST_1.X`` is unset in HTCondor 25.14.1
+    ("E" sorts before "_" in upper case, after it in lower case), checked against the oracle.
+    """
+    names = _sorted_prefixes()
+    low, high = 0, len(names) - 1
+    while low <= high:
+        middle = (low + high) // 2
+        if names[middle] < prefix:
+            low = middle + 1
+        elif names[middle] > prefix:
+            high = middle - 1
+        else:
+            return True
+    return False
+
+
+def _sorted_prefixes() -> list[str]:
+    global _PREFIXES
+    if _PREFIXES is None:
+        _PREFIXES = sorted(_table()["subsystems"], key=str.lower)
+    return _PREFIXES
+
+
+_PREFIXES: list[str] | None = None
+
+
 def subsystems_with_defaults() -> list[str]:
     """Prefixes that have their own default table (daemon subsystems and cloud regions)."""
     return sorted(_table()["subsystems"])

@@ -29,6 +29,7 @@ import os
 from dataclasses import dataclass, field
 
 from condorcfg.config import macros
+from condorcfg.config.defaults import prefixed_default
 from condorcfg.config.limits import FUNCTION_STEPS, Budget, BudgetExceeded
 from condorcfg.diagnostics import CondorcfgError, Diagnostic, Location, error, warning
 
@@ -233,7 +234,10 @@ class Config:
         found = table.get(key)
         if found is not None:
             return found.raw
-        return self.defaults.get(key)
+        default = self.defaults.get(key)
+        if default is None and "." in key:
+            default = prefixed_default(key)  # STARTD.IsStartd: STARTD's own table, whatever is reading
+        return default
 
     def source(self, name: str) -> Definition | None:
         """The definition that ``lookup(name)`` uses (a synthetic one for a built-in default)."""
