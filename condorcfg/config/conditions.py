@@ -13,6 +13,7 @@ exists); ``version OP X.Y[.Z]`` (sscanf: ``25.14.1.7`` is 25.14.1).  Everything 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 TYPE_CHECKING = False  # (not `typing`: importing it costs start-up time)
 if TYPE_CHECKING:
@@ -60,6 +61,7 @@ def _matches_literal(text: str, literal: str, no_trailing_token: bool = True) ->
     return not (rest[:1].isascii() and rest[:1].isalnum())
 
 
+@lru_cache(maxsize=4096)  # configurations repeat their conditions; the scan is per character
 def characterize(text: str, keyword_check: bool) -> int:
     """What kind of condition ``text`` is, by the classes of characters it holds (HTCondor's rules:
     ``1.5.2`` and ``1e`` are numbers, ``defined use R:Execute2`` is complex)."""
