@@ -594,6 +594,23 @@ def test_a_finding_per_line_lints_within_two_seconds_per_mib(tmp_path, lines, fm
     with cpu_time() as took:
         result = engine.run([str(tmp_path / "condor_config")], ruleset=ruleset)
         report = render(fmt, result, ReportView(ruleset=ruleset, root=str(tmp_path)))
-    assert len(result.findings) == lines and report
+    listed = min(lines, engine.MAX_FINDINGS_PER_RULE)
+    assert len(result.findings) == listed + (lines > listed) and report
+    if lines > listed:  # the rest are counted in one summary finding
+        assert [f for f in result.findings if f.location is None][0].message.startswith(f"{lines - listed} more KNB303")
     mib = len(text) / (1 << 20)
     assert took.seconds < 2 * mib + SLACK_SECONDS, f"{mib:.2f} MiB took {took.seconds:.1f} s"
+
+
+def test_a_rule_lists_at_most_its_limit_and_counts_the_rest(tmp_path, monkeypatch):
+    monkeypatch.setattr(engine, "MAX_FINDINGS_PER_RULE", 50)
+    (tmp_path / "condor_config").write_text("".join(f"MY_UNKNOWN_{i} = {i}\n" for i in range(120)))
+    settings = LintSettings()
+    settings.select = ["KNB303"]
+    result = engine.run([str(tmp_path / "condor_config")], settings=settings)
+    listed = [f for f in result.findings if f.location is not None]
+    summary = [f for f in result.findings if f.location is None]
+    assert len(listed) == 50 and len(summary) == 1
+    assert summary[0].code == "KNB303" and summary[0].severity == listed[0].severity
+    assert summary[0].message.startswith("70 more KNB303 (unknown-knob) findings are not listed")
+    assert result.fails("warning")

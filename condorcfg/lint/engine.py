@@ -34,6 +34,7 @@ INTERNAL_ERROR = "internal-error"
 CONFIG_DIAGNOSTIC = "config-diagnostic"
 STALE_BASELINE = "stale-baseline"
 LIMIT_REACHED = "limit-reached"
+MAX_FINDINGS_PER_RULE = 10_000  # past this, a rule's findings are counted in one summary finding
 
 # Why a rule did not run: what it needs -> what the report says ("3 rules skipped (need --machine)").
 NEED_MACHINE = "need --machine"
@@ -519,13 +520,23 @@ def _run(target, machine, settings: LintSettings, ruleset, allow_exec: bool, sub
         ctx.rule = rule
         ctx.options = {**rule.options, **settings.rule_options.get(rule.name, {}),
                        **settings.rule_options.get(rule.code, {})}
+        listed = unlisted = 0
         try:
             for item in function(ctx) or ():
-                findings.append(_normalise(item, rule))
+                if listed < MAX_FINDINGS_PER_RULE:
+                    findings.append(_normalise(item, rule))
+                    listed += 1
+                else:  # counted, not kept: memory stays bounded on a generated or hostile configuration
+                    unlisted += 1
         except Exception as exc:  # one broken rule must not hide the others' findings
             engine_finding(INTERNAL_ERROR, f"rule {rule.code} ({rule.name}) crashed: {type(exc).__name__}: {exc}; "
                                            f"its findings may be incomplete (please report this bug)",
                            always=True)
+        if unlisted:
+            findings.append(Diagnostic(rule.severity, f"{unlisted} more {rule.code} ({rule.name}) findings are not "
+                                                      f"listed: a rule lists at most {MAX_FINDINGS_PER_RULE} "
+                                                      f"(MAX_FINDINGS_PER_RULE); fix or suppress the listed ones first",
+                                       None, code=rule.code, rule=rule.name, fix=rule.fix))
         rules_run.append(rule)
     ctx.rule = None
 
