@@ -31,6 +31,7 @@ import time as _time
 
 from condorcfg.classad import ast
 from condorcfg.classad import budget as _budget
+from condorcfg.classad.printer import format_reltime
 from condorcfg.classad.budget import Budget
 from condorcfg.classad.evaluator import (
     INT_MAX, INT_MIN, LONG_STRING, PARSE_UNITS_PER_CHAR, EvalFailure, arith, compare, identical, list_item,
@@ -55,32 +56,6 @@ def format_real(value: float) -> str:
     if value == 0:
         return "-0.0" if math.copysign(1.0, value) < 0 else "0.0"
     return "%.15E" % value
-
-
-def format_reltime(seconds) -> str:
-    """``[-][D+]HH:MM:SS`` with leading zero fields dropped.
-
-    HTCondor prints through a 32-bit int: fractions are cut, and out-of-range
-    values print the (odd) digits INT_MIN gives, e.g. ``--24855+-3:-14:-8``.
-    """
-    if isinstance(seconds, float):
-        secs = -(1 << 31) if seconds != seconds or not -2147483649.0 < seconds < 2147483648.0 else int(seconds)
-    else:
-        secs = ((int(seconds) + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
-    sign = ""
-    if secs < 0:
-        sign, secs = "-", ((-secs + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
-    days, rest = _c_div(secs, 86400), _c_rem(secs, 86400)
-    hours, rest = _c_div(rest, 3600), _c_rem(rest, 3600)
-    minutes, secs = _c_div(rest, 60), _c_rem(rest, 60)
-    out = sign
-    if days:
-        out += "%d+" % days
-    if days or hours:
-        out += "%02d:" % hours
-    if days or hours or minutes:
-        out += "%02d:" % minutes
-    return out + "%02d" % secs
 
 
 def format_abstime(value: AbsTime) -> str:
@@ -388,6 +363,8 @@ def _external_refs(node, ad, seen, out, depth=0, st=None):
 def _unresolved(call):
     node = call.nodes[0]
     cur = call.cur
+    if cur is None and isinstance(node, (ast.AttrRef, ast.Select)):
+        return UNDEFINED  # nothing to resolve against (HTCondor 25.14.1)
     if not isinstance(node, ast.AttrRef) or node.scope not in (None, "MY") or cur is None:
         return ERROR
     entry = cur._data.get(node.name.lower())
@@ -662,7 +639,11 @@ def _join(st, *args):
     sep = sep or ""
     if sum(map(len, parts)) + len(sep) * max(len(parts) - 1, 0) > MAX_STRING:  # checked before building it
         return ERROR
-    return sep.join(parts)
+    # HTCondor adds the separator only once the result is not empty: join(",", {"", "a"}) is "a"
+    start = 0
+    while start < len(parts) and parts[start] == "":
+        start += 1
+    return sep.join(parts[start:])
 
 
 def _change_case(upper):
@@ -1339,6 +1320,7 @@ def _regexp_member(st, pattern, lst, opts=None):
     if type(pattern) is not str or not isinstance(lst, ClassAdList):
         return ERROR
     maybe_undefined = False
+    broken = regex_error(pattern, opts or "") is not None  # HTCondor: a pattern that does not compile matches nothing
     for i in range(len(lst)):
         item = list_item(lst, i, st)
         if type(item) is not str:
@@ -1346,6 +1328,8 @@ def _regexp_member(st, pattern, lst, opts=None):
                 maybe_undefined = True
                 continue
             return ERROR
+        if broken:
+            continue
         r = regex_run(pattern, item, opts or "", None)
         if r is ERROR:
             return ERROR
@@ -1611,7 +1595,7 @@ def _sl_member(fold):
             return ERROR
         x = "" if x is UNDEFINED else x
         s = "" if s is UNDEFINED else s
-        delims = _delims(d, _MEMBER_DELIMS)
+        delims = _delims(None if d is UNDEFINED else d, _MEMBER_DELIMS)  # (undefined: the defaults)
         if type(x) is not str or type(s) is not str or delims is ERROR:
             return ERROR
         items = _tokens(s, delims)
@@ -1635,7 +1619,7 @@ def _sl_subset(fold):
     def subset(a, b, d=None):
         if a is ERROR or b is ERROR:
             return ERROR
-        delims = _delims(d, _MEMBER_DELIMS)
+        delims = _delims(None if d is UNDEFINED else d, _MEMBER_DELIMS)  # (undefined: the defaults)
         if delims is ERROR or (a is not UNDEFINED and type(a) is not str) \
                 or (b is not UNDEFINED and type(b) is not str):
             return ERROR
@@ -1998,14 +1982,17 @@ def _rel_time(v):
 # ---------------------------------------------------------------------------
 # HTCondor helpers: environment, arguments, users
 
-_V2_QUOTED = {ord("'"): "'" * 4, ord(" "): "' '", ord("\t"): "'\t'", ord("\n"): "'\n'", ord("\r"): "'\r'"}
 
 
 def _v2_quote(text: str) -> str:
-    """HTCondor's V2 quoting: each blank (and each single quote) goes in its own quotes."""
+    """HTCondor's V2 quoting: each run of blanks and single quotes goes in one pair of quotes, a
+    quote inside doubled (``a  b`` is ``a'  'b``, ``a'b`` is ``a''''b``); an empty argument is two quotes."""
     if text == "":
         return "''"
-    return text.translate(_V2_QUOTED)
+    return _V2_SPECIAL_RUN.sub(lambda run: "'" + run.group().replace("'", "''") + "'", text)
+
+
+_V2_SPECIAL_RUN = re.compile(r"[ \t\n\r']+")
 
 
 # a run of blanks | plain characters | a quoted part ('' inside is a quote; unrolled, so linear) | a lone quote

@@ -586,9 +586,9 @@ def _fold_time_call(name: str, args: list, line: int, column: int):
                                  "write e.g. \"1+02:03:04\" or \"90s\"", line, column)
     # HTCondor 25.14.1 quirk: the folded literal evaluates as a real number of
     # seconds but prints back as relTime("..."); keep both.
-    from condorcfg.classad.printer import format_reltime
+    from condorcfg.classad.printer import format_reltime_spelling
 
-    return ast.Literal(seconds, spelling=f'relTime("{format_reltime(seconds)}")', line=line, column=column)
+    return ast.Literal(seconds, spelling=f'relTime("{format_reltime_spelling(seconds)}")', line=line, column=column)
 
 
 # --------------------------------------------------------------------------- parser driver

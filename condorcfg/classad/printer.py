@@ -94,8 +94,37 @@ def _c_mod(a: int, b: int) -> int:
     return a - b * _c_div(a, b)
 
 
-def format_reltime(seconds: float) -> str:
+def format_reltime(seconds) -> str:
     """The text inside relTime("..."): ``[-][D+]HH:MM:SS`` with leading zero fields dropped.
+
+    HTCondor prints through a 32-bit int: a fraction is cut toward zero (``relTime(1.5)`` prints
+    ``"01"``, ``relTime(-0.5)`` ``"00"``), an integer keeps its low 32 bits, and infinity or NaN
+    print as INT_MIN does (``--24855+-3:-14:-8``), as HTCondor 25 does.
+    """
+    if isinstance(seconds, float):
+        secs = -(1 << 31) if seconds != seconds or not -2147483649.0 < seconds < 2147483648.0 else int(seconds)
+    else:
+        secs = ((int(seconds) + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
+    sign = ""
+    if secs < 0:
+        sign, secs = "-", ((-secs + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
+    days, rest = _c_div(secs, 86400), _c_mod(secs, 86400)
+    hours, rest = _c_div(rest, 3600), _c_mod(rest, 3600)
+    minutes, secs = _c_div(rest, 60), _c_mod(rest, 60)
+    out = sign
+    if days:
+        out += "%d+" % days
+    if days or hours:
+        out += "%02d:" % hours
+    if days or hours or minutes:
+        out += "%02d:" % minutes
+    return out + "%02d" % secs
+
+
+def format_reltime_spelling(seconds: float) -> str:
+    """How HTCondor spells a ``relTime("...")`` literal it folded at parse time: like
+    :func:`format_reltime` but a fraction of a second is kept (``relTime("1:30.5")`` prints
+    ``"01:30.5"``), where a relTime *value* prints it cut (``relTime(90.5)`` is ``"01:30"``).
 
     HTCondor prints through a C int: an integer keeps its low 32 bits, and infinity or NaN
     prints as INT_MIN does (``--24855+-3:-14:-8``), as HTCondor 25 does.
