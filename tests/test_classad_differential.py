@@ -203,6 +203,10 @@ FIXED = [
     'stringListIMember("B", "a b", undefined)', 'stringListSubsetMatch("a", "a b", undefined)',
     'stringListISubsetMatch("A", "a b", undefined)', 'stringListSize("a b", undefined)', "relTime(1.5)",
     "relTime(-0.5)", "relTime(61.7)", "relTime(86400.5)", 'substr("abc", 2147483648)',
+    # string functions work on bytes (PCRE2 without UTF): "é" is two characters to them
+    'regexp("^.$", "é")', 'regexp("^..$", "é")', 'regexp("É", "é", "i")', 'regexp("^caf.$", "café")',
+    'regexpMember("^.$", {"é", "a"})', 'stringList_regexpMember("^.$", "é,b")', 'replaceAll("é", "éé", "e")',
+    'replace("a", "aé", "é")', 'size(substr("aé", 0, 2))', 'substr("aé", 1)', 'substr("éé", -2)',
     # the match ad HTCondor builds around MY and TARGET
     "parent", "TARGET.parent", "toplevel.LEFT.A", "root.RIGHT.T", "symmetricMatch", "leftMatchesRight", "ad", "other",
     "target", "my", "LEFT.A", "RIGHT.A", "lCtx.target.T", "rCtx.my.T", ".A", ".LEFT.A", "TARGET.TARGET.A",

@@ -667,6 +667,14 @@ def _size(v):
     return ERROR
 
 
+def _bytes_text(latin: str | object):
+    """Text whose characters stand for bytes (latin-1) back to a string: UTF-8 where the bytes are,
+    a lone surrogate for each byte that is not (as condorcfg keeps undecodable bytes)."""
+    if type(latin) is not str:
+        return latin
+    return latin.encode("latin-1").decode("utf-8", "surrogateescape")
+
+
 def _substr(s, off, length=None):
     if s is UNDEFINED or off is UNDEFINED or length is UNDEFINED:
         return UNDEFINED
@@ -675,7 +683,10 @@ def _substr(s, off, length=None):
     off = _int32(off)  # the C++ reads both into an int: INT64_MAX is -1 there
     if length is not None:
         length = _int32(length)
-    n = len(s)
+    data = s
+    if not s.isascii():  # HTCondor counts bytes: substr("aé", 0, 2) is "a" and half of "é"
+        data = s.encode("utf-8", "surrogateescape").decode("latin-1")  # one character per byte
+    n = len(data)
     if off < 0:
         off = max(n + off, 0)
     elif off >= n:
@@ -687,7 +698,7 @@ def _substr(s, off, length=None):
         ln = n - off
     if length == 0:
         ln = 0
-    return s[off:off + ln]
+    return s[off:off + ln] if data is s else _bytes_text(data[off:off + ln])
 
 
 def _strcmp(fold):
@@ -1109,8 +1120,14 @@ def regex_error(pattern: str, opts: str = "") -> str | None:
     return None
 
 
+def _byte_chars(text: str) -> str:
+    """``text`` with one character per UTF-8 byte (latin-1), as HTCondor's byte-wise functions see it."""
+    return text.encode("utf-8", "surrogateescape").decode("latin-1")
+
+
 def _compile_pattern(rx, pattern: str, opts: str):
-    flags = 0
+    # ASCII: PCRE2 without UTF and with the C tables: \w, \d, \s, \b and caseless matching are ASCII only
+    flags = rx.ASCII
     if "i" in opts:
         flags |= rx.IGNORECASE
     if "m" in opts:
@@ -1240,12 +1257,17 @@ def regex_run(pattern: str, target: str, opts: str, replace=None, budget: Budget
         budget = _budget.current() or Budget()
     if budget.regex_left() <= 0:
         return ERROR
+    as_bytes = not (pattern.isascii() and target.isascii() and (replace is None or replace.isascii()))
+    if as_bytes:  # PCRE2 without UTF: "." is one byte (regexp("^.$", "é") is false)
+        pattern, target = _byte_chars(pattern), _byte_chars(target)
+        replace = _byte_chars(replace) if isinstance(replace, str) else replace
     rx = _compile_regex(pattern, opts, budget)
     if rx is ERROR:
         return ERROR
     start = _budget.cpu_time()
     try:
-        return _regex_op(rx, target, opts, replace, budget)
+        result = _regex_op(rx, target, opts, replace, budget)
+        return _bytes_text(result) if as_bytes else result
     except TimeoutError:
         budget.regex_timed_out()
         return ERROR
