@@ -614,3 +614,12 @@ def test_a_rule_lists_at_most_its_limit_and_counts_the_rest(tmp_path, monkeypatc
     assert summary[0].code == "KNB303" and summary[0].severity == listed[0].severity
     assert summary[0].message.startswith("70 more KNB303 (unknown-knob) findings are not listed")
     assert result.fails("warning")
+
+
+@pytest.mark.parametrize("fmt", ["%.2000000000a", "%.2147483646A", "%.100000a"])
+def test_huge_hex_float_precisions_print_into_the_buffer_without_building_the_zeros(tmp_path, fmt):
+    with cpu_time() as took:
+        config = load(tmp_path, f"A = $REAL(1.5,{fmt})\n")
+        value = config.value("A")
+    assert value.lower() == "0x1." + "8" + "0" * 50  # the first 55 characters, as snprintf into 56 bytes
+    assert took.seconds < 1

@@ -61,10 +61,15 @@ def _matches_literal(text: str, literal: str, no_trailing_token: bool = True) ->
     return not (rest[:1].isascii() and rest[:1].isalnum())
 
 
-@lru_cache(maxsize=4096)  # configurations repeat their conditions; the scan is per character
 def characterize(text: str, keyword_check: bool) -> int:
     """What kind of condition ``text`` is, by the classes of characters it holds (HTCondor's rules:
     ``1.5.2`` and ``1e`` are numbers, ``defined use R:Execute2`` is complex)."""
+    if len(text) > 256:  # (remembered only when short: a hostile line must not be pinned in memory)
+        return _characterize(text, keyword_check)
+    return _characterize_remembered(text, keyword_check)
+
+
+def _characterize(text: str, keyword_check: bool) -> int:
     body = text.lstrip(_BLANKS)
     if not body:
         return EMPTY
@@ -126,6 +131,9 @@ def characterize(text: str, keyword_check: bool) -> int:
     if kinds & _MACRO and not kinds & ~(_MONEY | _IDENT | _ALPHA | _DIGIT | _MACRO | _COLON):
         return MACRO
     return COMPLEX_KIND
+
+
+_characterize_remembered = lru_cache(maxsize=4096)(_characterize)  # configurations repeat their conditions
 
 
 def _atof(text: str) -> float:

@@ -265,8 +265,10 @@ def _body(flags: str, precision: int | None, length: str | None, kind: str, valu
     if kind == "c":
         return chr(int(value) & 0xFF), 1
     if kind in "aA":
-        text = _hex_float(float(value), precision, flags)
-        return (text.upper() if kind == "A" else text), len(text)
+        shown = precision if precision is None or precision <= PRECISION_CAP else PRECISION_CAP
+        text = _hex_float(float(value), shown, flags)
+        extra = 0 if shown == precision or not math.isfinite(float(value)) else precision - shown
+        return (text.upper() if kind == "A" else text), len(text) + extra
     if kind in "eEfFgG":
         shown = precision if precision is None or precision <= PRECISION_CAP else PRECISION_CAP
         spec = "%" + python_flags + ("" if shown is None else f".{shown}") + kind
