@@ -31,7 +31,10 @@ The limits (all far above the largest real configuration, ~112 KB in 40 files):
     step is ~1.5 us: a spent budget takes about a second, and a lint run of the largest
     real configuration takes under 1,000 steps).
 ``MAX_EXPANSION_BYTES`` = 256 MiB plus 16 per byte of text parsed
-    characters copied and scanned by all expansions of one configuration.
+    characters copied by all expansions of one configuration, and ``SCAN_COST`` (8) per
+    character their scans for macros examined (a scan runs a regular expression or a ``find``
+    over the text: about 8 times slower per character than copying it), so 32 MiB of
+    scanning spends it.
 
 The expansion limits grow with the text read so that a big configuration (which
 legitimately expands more) is never refused where a small one that multiplies its work
@@ -54,6 +57,7 @@ MAX_EXPANSION_STEPS = 1_000_000
 BYTES_PER_STEP = 2  # MAX_EXPANSION_STEPS grows by one step per this many bytes of text parsed
 MAX_EXPANSION_BYTES = 256 * MIB
 BYTES_PER_BYTE = 16  # added to MAX_EXPANSION_BYTES per byte of configuration text parsed
+SCAN_COST = 8  # a character examined by a macro scan costs as much as this many copied
 FUNCTION_STEPS = 16  # a dollar-function call costs about as much as this many substitutions
 
 BUDGET_CODE = "budget-exceeded"

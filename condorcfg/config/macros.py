@@ -39,6 +39,8 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass
 
+from condorcfg.config.limits import SCAN_COST, Budget
+
 TYPE_CHECKING = False  # (not `typing`: importing it costs start-up time)
 if TYPE_CHECKING:
     from typing import Callable, Iterator
@@ -55,6 +57,7 @@ MAX_EXPANDED_SIZE = 1_000_000
 MAX_WORK = 50_000_000  # characters copied over all substitutions of one expansion
 MAX_MEMO_CHARS = 32 * 1024 * 1024  # characters of remembered expansions per configuration
 MAX_REFERENCE_SCAN = 64  # references(): characters scanned per character of text (plus a constant)
+_CHARGE_EVERY = 1 << 20  # an expansion's scan charges the budget after this many characters examined
 
 _ANYTHING, _IDCHAR_COLON, _SCAN_BRACKET = range(3)
 
@@ -137,35 +140,76 @@ class _Walk:
     examined (``len(text)`` when the verdict depends on what follows the text) and ``reach[i]``
     the largest of ``ends[:i+1]``.  ``scanned`` counts the characters examined, for the budget.
     With ``keep=False`` only ``scanned`` is kept.
+
+    A ``$$([`` with no ``"])"`` after it looked to the end, but its verdict changes only if a
+    ``"])"`` appears there: it is kept in ``brackets`` (its ``$`` and where its search began) and
+    left out of ``reach``, so a substitution far after it does not rescan everything from it.
+
+    One scan can examine a lot (each ``$(A:`` of ``$(A:x $(A:x ... (...)!`` looks to the end), so
+    the characters are also counted as they go: past ``limit`` the scan stops with
+    :class:`_ScanLimit` (``budget`` given: they are charged to it, which raises once it is spent).
     """
 
-    __slots__ = ("starts", "ends", "reach", "scanned", "keep")
+    __slots__ = ("starts", "ends", "reach", "brackets", "scanned", "keep", "budget", "limit")
 
-    def __init__(self, keep: bool = True):
+    def __init__(self, keep: bool = True, budget=None, limit: int | None = None):
         self.starts: list[int] = []
         self.ends: list[int] = []
         self.reach: list[int] = []
+        self.brackets: list[tuple[int, int]] = []
         self.scanned = 0
         self.keep = keep
+        self.budget = budget
+        self.limit = limit if limit is not None else (_CHARGE_EVERY if budget is not None else 1 << 62)
 
-    def reject(self, dollar: int, end: int) -> None:
+    def reject(self, dollar: int, end: int, bracket_from: int = -1) -> None:
         self.scanned += end - dollar + 1
+        if self.scanned > self.limit:
+            self._overrun()
         if self.keep:
             self.starts.append(dollar)
             self.ends.append(end)
             reach = self.reach
+            if bracket_from >= 0:
+                self.brackets.append((dollar, bracket_from))
+                end = dollar
             reach.append(end if not reach or end > reach[-1] else reach[-1])
 
-    def restart(self, start: int) -> int:
-        """Where to look again once the text from ``start`` on changed: the first rejected ``$``
-        whose scan reached ``start`` (it may start a macro now), else ``start``.  The rejections
-        from there on are forgotten; those before it stay valid, their scans end before ``start``."""
+    def _overrun(self) -> None:
+        if self.budget is None:
+            raise _ScanLimit()
+        self.charge(0, 0)
+
+    def charge(self, steps: int, copied: int) -> None:
+        """Charge the budget for ``steps``, ``copied`` characters and the characters scanned so far."""
+        self.budget.spend(steps, self.scanned * SCAN_COST + copied)
+        self.scanned = 0
+
+    def restart(self, start: int, text: str) -> int:
+        """Where to look again once the text from ``start`` on changed (``text`` is the new text):
+        the first rejected ``$`` whose scan reached ``start`` (it may start a macro now), else
+        ``start``.  The rejections from there on are forgotten; those before it stay valid,
+        their scans end before ``start``."""
         index = bisect_left(self.reach, start)
+        resume = self.starts[index] if index < len(self.starts) else start
+        brackets = self.brackets
+        if brackets:
+            dollar, search_from = brackets[0]  # the first: its search covers every later one's
+            if dollar < resume:
+                self.scanned += len(text) - search_from
+                if text.find("])", search_from) >= 0:
+                    resume = dollar
+                    index = bisect_left(self.starts, dollar)
+            while brackets and brackets[-1][0] >= resume:
+                brackets.pop()
         if index == len(self.starts):
             return start
-        resume = self.starts[index]
         del self.starts[index:], self.ends[index:], self.reach[index:]
         return resume
+
+
+class _ScanLimit(Exception):
+    """A scan examined more than its walk's ``limit`` characters (no budget to charge)."""
 
 
 def next_macro(text: str, pos: int, skip: "Callable[[str, str], bool]", walk: _Walk | None = None) -> Found | None:
@@ -210,8 +254,11 @@ def next_macro(text: str, pos: int, skip: "Callable[[str, str], bool]", walk: _W
         if body_rule == _IDCHAR_COLON:
             q = _IDCHAR_COLON_BODY.match(text, name_start).end()
             if q >= length or text[q] != ")":
-                if walk is not None:  # a "(" stopped it: its group has no ")" - the scan looked to the end
-                    walk.reject(dollar, q if q < length and text[q] != "(" else length)
+                if walk is not None:
+                    # a "(" after the colon stopped it: its group has no ")", HTCondor's scan for one
+                    # looked to the end; anywhere else the scan stopped at q
+                    walk.reject(dollar, length if q < length and text[q] == "(" and ":" in text[name_start:q]
+                                else q)
                 search = name_start
                 continue
         elif body_rule == _ANYTHING:
@@ -221,7 +268,7 @@ def next_macro(text: str, pos: int, skip: "Callable[[str, str], bool]", walk: _W
             if marker < 0:
                 no_bracket = name_start
                 if walk is not None:
-                    walk.reject(dollar, length)
+                    walk.reject(dollar, length, name_start)
                 search = name_start
                 continue
             q = marker + 1
@@ -256,11 +303,13 @@ def _nested(text: str, skip) -> "Iterator[Found]":
     Nested defaults make the scans overlap; past ``MAX_REFERENCE_SCAN`` characters scanned per
     character of text the rest of the text is not searched (no real value comes near).
     """
-    walk = _Walk(keep=False)
-    limit = MAX_REFERENCE_SCAN * len(text) + 1_000_000
+    walk = _Walk(keep=False, limit=MAX_REFERENCE_SCAN * len(text) + 1_000_000)
     pos = 0
-    while walk.scanned <= limit:
-        found = next_macro(text, pos, skip, walk)
+    while walk.scanned <= walk.limit:
+        try:
+            found = next_macro(text, pos, skip, walk)
+        except _ScanLimit:
+            return
         if found is None:
             return
         walk.scanned += found.end - found.start
@@ -327,12 +376,6 @@ class Memo:
             self.values[key] = text
 
 
-def _default_budget():
-    from condorcfg.config.limits import Budget  # a caller without a configuration: this call's own budget
-
-    return Budget()
-
-
 def expand(text: str, evaluate: Evaluator, budget=None, memo: Memo | None = None, knob: str | None = None) -> str:
     """Expand every macro in ``text``; ``evaluate(found)`` gives the replacement of one macro.
 
@@ -344,9 +387,9 @@ def expand(text: str, evaluate: Evaluator, budget=None, memo: Memo | None = None
     if "$" not in text:
         return text
     if budget is None:
-        budget = _default_budget()
+        budget = Budget()  # a caller without a configuration: this call's own budget
     budget.check()
-    walk = _Walk()
+    walk = _Walk(budget=budget)
     regions: list[list] = []  # knob values being expanded in place: [key, start, tail length, epoch]
     if memo is not None and knob:
         regions.append([knob.upper(), 0, 0, memo.epoch])
@@ -369,22 +412,23 @@ def expand(text: str, evaluate: Evaluator, budget=None, memo: Memo | None = None
         if regions:
             _follow(regions, walk, first, found, text, memo)
         if found is None:
-            budget.spend(1 + len(walk.starts) - first, walk.scanned)
+            walk.charge(1 + len(walk.starts) - first, 0)
             break
-        replacement, final, opened = _replacement(found, evaluate, memo)
+        # a remembered expansion stands for the raw value only where nothing before it scans into it
+        clear = not walk.brackets and (not walk.reach or walk.reach[-1] < found.start)
+        replacement, final, opened = _replacement(found, evaluate, memo if clear else None, memo)
         start = found.start
         text = text[:start] + replacement + text[found.end:]
         count += 1
         work += len(text)
-        budget.spend(1 + len(walk.starts) - first, walk.scanned + len(text))
-        walk.scanned = 0
+        walk.charge(1 + len(walk.starts) - first, len(text))
         if count > MAX_SUBSTITUTIONS:
             raise ExpansionLimit(f"it needs more than {MAX_SUBSTITUTIONS} substitutions (the limit)", text, True)
         if work > MAX_WORK:
             raise ExpansionLimit(f"substituting copies more than {MAX_WORK} characters (the limit)", text, True)
         if len(text) > size_limit:
             raise ExpansionLimit(f"the expanded text grows beyond {size_limit} characters (the limit)", text, True)
-        resume = walk.restart(start)
+        resume = walk.restart(start, text)
         if final and resume == start:
             resume = start + len(replacement)  # a remembered expansion holds no macro: skip it
         if opened is not None:  # (at most one open region per substitution: bounded by MAX_SUBSTITUTIONS)
@@ -392,9 +436,15 @@ def expand(text: str, evaluate: Evaluator, budget=None, memo: Memo | None = None
     return replace_dollar(text, budget)
 
 
-def _replacement(found: Found, evaluate: Evaluator, memo: Memo | None) -> tuple[str, bool, str | None]:
-    """(text replacing ``found``, whether it is a remembered final expansion, the knob whose raw value it is)."""
+def _replacement(found: Found, evaluate: Evaluator, memo: Memo | None,
+                 owner: Memo | None) -> tuple[str, bool, str | None]:
+    """(text replacing ``found``, whether it is a remembered final expansion, the knob whose raw value it is).
+
+    ``memo`` None: remembered expansions are not used (``owner``, the configuration's memo, still
+    counts the ``$RANDOM_*`` evaluated)."""
     if memo is None:
+        if owner is not None and found.kind in _RANDOM_KINDS:
+            owner.epoch += 1
         return evaluate(found), False, None
     if found.kind != NORMAL:
         if found.kind in _RANDOM_KINDS:
@@ -452,7 +502,7 @@ def replace_dollar(text: str, budget=None) -> str:
     """
     if "$" not in text:
         return text
-    walk = _Walk()
+    walk = _Walk(budget=budget)
     pos = 0
     while True:
         found = next_macro(text, pos, _only_dollar, walk)
@@ -460,9 +510,8 @@ def replace_dollar(text: str, budget=None) -> str:
             return text
         text = text[:found.start] + "$" + text[found.end:]
         if budget is not None:
-            budget.spend(1, walk.scanned + len(text))
-        walk.scanned = 0
-        pos = walk.restart(found.start)
+            walk.charge(1, len(text))
+        pos = walk.restart(found.start, text)
 
 
 def self_names(name: str, prefixes: tuple[str, ...]) -> tuple[str, ...]:
@@ -494,20 +543,19 @@ def expand_self(text: str, selves: tuple[str, ...], evaluate: Evaluator, budget=
         return True
 
     if budget is None:
-        budget = _default_budget()
-    walk = _Walk()
+        budget = Budget()  # a caller without a configuration: this call's own budget
+    walk = _Walk(budget=budget)
     count = 0
     pos = 0
     while True:
         first = len(walk.starts)
         found = next_macro(text, pos, skip, walk)
         if found is None:
-            budget.spend(1 + len(walk.starts) - first, walk.scanned)
+            walk.charge(1 + len(walk.starts) - first, 0)
             return text
         text = text[:found.start] + evaluate(found) + text[found.end:]
-        budget.spend(1 + len(walk.starts) - first, walk.scanned + len(text))
-        walk.scanned = 0
+        walk.charge(1 + len(walk.starts) - first, len(text))
         count += 1
         if count > MAX_SUBSTITUTIONS or len(text) > MAX_EXPANDED_SIZE:
             raise ExpansionLimit("self-reference expansion does not terminate", text, True)
-        pos = walk.restart(found.start)
+        pos = walk.restart(found.start, text)
