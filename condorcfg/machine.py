@@ -51,6 +51,7 @@ import re
 import reprlib
 from dataclasses import dataclass, field, fields
 
+from condorcfg import flat_yaml
 from condorcfg.diagnostics import CondorcfgError, error
 
 
@@ -264,9 +265,11 @@ def load_profile(path: str) -> MachineProfile:
         if is_json:
             data = json.loads(text)
         else:
-            from ruamel.yaml import YAML
+            data = flat_yaml.load(text)  # the usual flat profile, without ruamel.yaml's start-up
+            if data is None:
+                from ruamel.yaml import YAML
 
-            data = YAML(typ="safe").load(text)
+                data = YAML(typ="safe").load(text)
     except Exception as exc:  # any parse error of the profile is a user error (also RecursionError)
         raise _syntax_problem(exc, shown, "JSON" if is_json else "YAML")
     check_expanded_size(data, shown, "machine profile", "bad-profile")

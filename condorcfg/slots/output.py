@@ -13,7 +13,6 @@ instead of acting on the terminal.  The caller defuses the whole output.
 from __future__ import annotations
 
 import json
-from dataclasses import fields, is_dataclass, replace
 
 from condorcfg.classad import ERROR, UNDEFINED, unparse
 from condorcfg.classad.ast import AttrRef, Literal, Node
@@ -47,9 +46,8 @@ def unparse_old(expr) -> str:
             placeholder = f"condorcfgOldString{len(strings)}x"
             strings[placeholder] = item.value
             return AttrRef(placeholder)
-        if isinstance(item, Node) and is_dataclass(item):
-            changes = {f.name: swap(getattr(item, f.name)) for f in fields(item) if f.name not in ("line", "column")}
-            return replace(item, **changes)
+        if isinstance(item, Node):
+            return item.replace(**{name: swap(getattr(item, name)) for name in item.FIELDS})
         if isinstance(item, list):
             return [swap(x) for x in item]
         if isinstance(item, tuple):

@@ -77,18 +77,15 @@ def undefined_references(ad, roots: list[str]) -> tuple[list[str], list[str]]:
 
 def attribute_refs(node) -> list:
     """Every AttrRef in an expression tree, in source order (any node type, generically)."""
-    from dataclasses import fields, is_dataclass
-
-    from condorcfg.classad.ast import AttrRef, Node
+    from condorcfg.classad.ast import AttrRef, Node, fields_of
 
     found, stack = [], [node]
     while stack:
         item = stack.pop()
         if isinstance(item, AttrRef):
             found.append(item)
-        elif isinstance(item, Node) and is_dataclass(item):
-            children = [getattr(item, f.name) for f in fields(item) if f.name not in ("line", "column")]
-            stack.extend(reversed(children))
+        elif isinstance(item, Node):
+            stack.extend(reversed(fields_of(item)))
         elif isinstance(item, (list, tuple)):
             stack.extend(reversed(item))
     return found
