@@ -13,15 +13,37 @@ INFO = "info"
 SEVERITIES = (ERROR, WARNING, INFO)
 
 
-@dataclass(frozen=True)
 class Location:
-    """A place in a source: 1-based line and column; ``end_*`` are inclusive-exclusive."""
+    """A place in a source: 1-based line and column; ``end_*`` are inclusive-exclusive.
 
-    file: str
-    line: int = 0
-    column: int = 1
-    end_line: int | None = None
-    end_column: int | None = None
+    Immutable by convention and compared by value.  (A slotted class, not a frozen dataclass:
+    the reader makes one per statement, and a frozen dataclass costs three times as much to make.)
+    """
+
+    __slots__ = ("file", "line", "column", "end_line", "end_column")
+
+    def __init__(self, file: str, line: int = 0, column: int = 1, end_line: int | None = None,
+                 end_column: int | None = None):
+        self.file = file
+        self.line = line
+        self.column = column
+        self.end_line = end_line
+        self.end_column = end_column
+
+    def _key(self) -> tuple:
+        return (self.file, self.line, self.column, self.end_line, self.end_column)
+
+    def __eq__(self, other):
+        if other.__class__ is not Location:
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Location(file={self.file!r}, line={self.line!r}, column={self.column!r}, "
+                f"end_line={self.end_line!r}, end_column={self.end_column!r})")
 
     def __str__(self) -> str:
         if not self.line:
