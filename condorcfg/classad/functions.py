@@ -23,7 +23,6 @@ from the command's budget for long inputs and the values they build (see
 """
 from __future__ import annotations
 
-import calendar
 import math
 import random as _random_module
 import re
@@ -31,6 +30,7 @@ import time as _time
 
 from condorcfg.classad import ast
 from condorcfg.classad import budget as _budget
+from condorcfg.classad import civil_time
 from condorcfg.classad.printer import format_reltime
 from condorcfg.classad.budget import Budget
 from condorcfg.classad.evaluator import (
@@ -1877,7 +1877,7 @@ def _format_time(st, *args):
         if type(fmt) is not str:
             return ERROR
     try:
-        wday = (calendar.weekday(year, month, day) + 1) % 7 if 1 <= month <= 12 and day >= 1 else 0
+        wday = (civil_time.weekday(year, month, day) + 1) % 7 if 1 <= month <= 12 and day >= 1 else 0
         yday = _time.strptime("%04d-%02d-%02d" % (year, month, day), "%Y-%m-%d").tm_yday if day >= 1 else 1
     except (ValueError, OverflowError):
         wday, yday = 0, 1
@@ -1908,7 +1908,7 @@ def parse_abstime(text: str):
     hour, minute, sec = int(m.group(4) or 0), int(m.group(5) or 0), int(m.group(6) or 0)
     zone = m.group(7)
     try:
-        base = calendar.timegm((year, month, day, hour, minute, sec, 0, 0, 0))
+        base = civil_time.timegm(year, month, day, hour, minute, sec)
     except (ValueError, OverflowError):
         return None
     if zone is None:

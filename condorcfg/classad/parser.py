@@ -30,7 +30,7 @@ import sys
 import time
 from functools import lru_cache
 
-from condorcfg.classad import ast
+from condorcfg.classad import ast, civil_time
 from condorcfg.classad.values import ERROR, UNDEFINED, AbsTime, ClassAd
 
 # HTCondor refuses more than 1000 nested sub-expressions; condorcfg also caps
@@ -483,10 +483,8 @@ def parse_abstime_string(text: str) -> AbsTime | None:
     year, month0, day, hour, minute, second = fields
     year += month0 // 12
     month0 %= 12
-    import calendar
-
     try:
-        days = calendar.timegm((year, month0 + 1, 1, 0, 0, 0)) // 86400 + day - 1
+        days = civil_time.timegm(year, month0 + 1, 1) // 86400 + day - 1
     except (ValueError, OverflowError):
         return None
     wall = days * 86400 + hour * 3600 + minute * 60 + second
