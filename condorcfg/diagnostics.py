@@ -5,8 +5,6 @@ Reader errors, slot-layout errors and lint findings all become a
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 ERROR = "error"
 WARNING = "warning"
 INFO = "info"
@@ -51,16 +49,42 @@ class Location:
         return f"{self.file}:{self.line}:{self.column}"
 
 
-@dataclass
 class Diagnostic:
-    severity: str
-    message: str
-    location: Location | None = None
-    code: str | None = None  # lint rule code (e.g. POL501) or reader error kind
-    rule: str | None = None  # lint rule slug
-    fix: str | None = None
-    notes: list[str] = field(default_factory=list)
-    knob: str | None = None  # the knob a lint finding is about (baselines key on it, not on lines)
+    """One problem: a reader error, a slot-layout error or a lint finding.
+
+    (A plain slotted class, not a dataclass: every command imports this module, and
+    creating dataclasses - with the ``dataclasses`` module itself - costs start-up time.)
+    """
+
+    __slots__ = ("severity", "message", "location", "code", "rule", "fix", "notes", "knob")
+
+    def __init__(self, severity: str, message: str, location: Location | None = None, code: str | None = None,
+                 rule: str | None = None, fix: str | None = None, notes: list[str] | None = None,
+                 knob: str | None = None):
+        self.severity = severity
+        self.message = message
+        self.location = location
+        self.code = code  # lint rule code (e.g. POL501) or reader error kind
+        self.rule = rule  # lint rule slug
+        self.fix = fix
+        self.notes: list[str] = [] if notes is None else notes
+        self.knob = knob  # the knob a lint finding is about (baselines key on it, not on lines)
+
+    def _key(self) -> tuple:
+        return (self.severity, self.message, self.location, self.code, self.rule, self.fix, self.notes, self.knob)
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # mutable
+
+    def __repr__(self) -> str:
+        return "Diagnostic(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__) + ")"
+
+    def copy(self) -> "Diagnostic":
+        return Diagnostic(*self._key()[:6], list(self.notes), self.knob)
 
     def format(self) -> str:
         """``FILE:LINE:COL: severity CODE: message`` and a ``note:`` line per note, safe to print.

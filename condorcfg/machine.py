@@ -49,30 +49,52 @@ import json
 import os
 import re
 import reprlib
-from dataclasses import dataclass, field, fields
 
 from condorcfg import flat_yaml
 from condorcfg.diagnostics import CondorcfgError, error
 
 
-@dataclass
 class MachineProfile:
-    hostname: str = "localhost.localdomain"
-    cpus: int = 1
-    memory: int = 1024  # MiB
-    disk: int = 100 * 1024 * 1024  # KiB
-    swap: int = 0  # KiB
-    ip: str = "127.0.0.1"
-    ipv6: str = ""  # empty: the host has no public IPv6 address
-    opsys: str = "LINUX"
-    arch: str = "X86_64"
-    os_name: str = ""  # distribution as HTCondor names it: "Debian", "AlmaLinux", ...
-    os_version: str = ""  # "12", "9.4"
-    os_long_name: str = ""  # "Debian GNU/Linux 12"
-    kernel: str = ""  # uname release, e.g. "6.1.0-18-amd64"
-    gpus: int | list[str] = 0
-    resources: dict[str, int | float | list[str]] = field(default_factory=dict)
-    source: str = "<detected>"
+    """The facts about one machine that HTCondor detects at start-up (see the table above).
+
+    (A plain class, not a dataclass: creating dataclasses costs every command start-up time.)
+    """
+
+    # the profile's keys, in order (a profile file may give any of them but ``source``)
+    KEYS = ("hostname", "cpus", "memory", "disk", "swap", "ip", "ipv6", "opsys", "arch", "os_name", "os_version",
+            "os_long_name", "kernel", "gpus", "resources", "source")
+
+    def __init__(self, hostname: str = "localhost.localdomain", cpus: int = 1, memory: int = 1024,
+                 disk: int = 100 * 1024 * 1024, swap: int = 0, ip: str = "127.0.0.1", ipv6: str = "",
+                 opsys: str = "LINUX", arch: str = "X86_64", os_name: str = "", os_version: str = "",
+                 os_long_name: str = "", kernel: str = "", gpus: "int | list[str]" = 0,
+                 resources: "dict[str, int | float | list[str]] | None" = None, source: str = "<detected>"):
+        self.hostname = hostname
+        self.cpus = cpus
+        self.memory = memory  # MiB
+        self.disk = disk  # KiB
+        self.swap = swap  # KiB
+        self.ip = ip
+        self.ipv6 = ipv6  # empty: the host has no public IPv6 address
+        self.opsys = opsys
+        self.arch = arch
+        self.os_name = os_name  # distribution as HTCondor names it: "Debian", "AlmaLinux", ...
+        self.os_version = os_version  # "12", "9.4"
+        self.os_long_name = os_long_name  # "Debian GNU/Linux 12"
+        self.kernel = kernel  # uname release, e.g. "6.1.0-18-amd64"
+        self.gpus = gpus
+        self.resources: dict = {} if resources is None else resources
+        self.source = source
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return all(getattr(self, key) == getattr(other, key) for key in self.KEYS)
+
+    __hash__ = None  # mutable
+
+    def __repr__(self) -> str:
+        return "MachineProfile(" + ", ".join(f"{key}={getattr(self, key)!r}" for key in self.KEYS) + ")"
 
     @property
     def short_hostname(self) -> str:
@@ -230,7 +252,7 @@ def from_mapping(data: dict, source: str = "<profile>", base: MachineProfile | N
     profile describes another machine, so nothing is taken from the host running condorcfg.
     """
     profile = base or MachineProfile()
-    known = {f.name for f in fields(MachineProfile)} - {"source"}
+    known = set(MachineProfile.KEYS) - {"source"}
     ids_left = [MAX_IDS]  # shared by gpus and every resource list
     for key, value in data.items():
         if key not in known:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import io
 import json
 import os
-from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -324,14 +323,14 @@ def test_the_module_docstring_documents_every_default():
     rows = {line.split()[0]: line for line in machine_module.__doc__.splitlines()
             if line.startswith("    ") and line.split()}
     defaults = machine_module.MachineProfile()
-    for item in fields(defaults):
-        if item.name == "source":
+    for name in machine_module.MachineProfile.KEYS:
+        if name == "source":
             continue
-        value = getattr(defaults, item.name)
-        assert item.name in rows, item.name
-        documented = rows[item.name].split()[1]
+        value = getattr(defaults, name)
+        assert name in rows, name
+        documented = rows[name].split()[1]
         assert documented == (str(value) if value not in ("", {}) else "none") or (
-            item.name == "os_long_name" and documented.startswith('"<os_name>')), (item.name, documented)
+            name == "os_long_name" and documented.startswith('"<os_name>')), (name, documented)
 
 
 # --- --format json everywhere, ads --format json | eval --my - -------------------------------------
@@ -451,10 +450,10 @@ def test_the_readme_documents_the_same_defaults():
         for name, value in zip(names, values * len(names) if len(values) == 1 else values):
             table[name] = value
     defaults = machine_module.MachineProfile()
-    for item in fields(defaults):
-        if item.name == "source":
+    for name in machine_module.MachineProfile.KEYS:
+        if name == "source":
             continue
-        value = getattr(defaults, item.name)
-        assert item.name in table, f"README's profile table lacks {item.name}"
-        shown = re.sub(r"\s*\(.*\)", "", table[item.name]).strip("` ")
-        assert shown == (str(value) if value not in ("", {}) else "none"), (item.name, shown)
+        value = getattr(defaults, name)
+        assert name in table, f"README's profile table lacks {name}"
+        shown = re.sub(r"\s*\(.*\)", "", table[name]).strip("` ")
+        assert shown == (str(value) if value not in ("", {}) else "none"), (name, shown)

@@ -44,8 +44,6 @@ configuration that exhausted it still ends quickly.
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 from condorcfg.diagnostics import CondorcfgError, Diagnostic, Location
 
 MIB = 1024 * 1024
@@ -152,7 +150,7 @@ class Budget:
                                     None, code=BUDGET_CODE)
             self._exhausted = BudgetExceeded(diagnostic, limit)
         # a fresh exception (and diagnostic, which a caller may give a location) each time
-        raise BudgetExceeded(replace(self._exhausted.diagnostic), self._exhausted.limit)
+        raise BudgetExceeded(self._exhausted.diagnostic.copy(), self._exhausted.limit)
 
     def _fail(self, message: str, limit: str, where: Location | None) -> None:
         raise BudgetExceeded(Diagnostic("error", message, where, code=BUDGET_CODE), limit)

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from dataclasses import dataclass
 
 from condorcfg.config.limits import SCAN_COST, Budget
 
@@ -72,14 +71,33 @@ _IDCHAR_COLON_BODY = re.compile(r"[A-Za-z0-9_./]*(?::(?:[A-Za-z0-9_./$ ,\\:]+|\(
 _PLAIN_REF = re.compile(r"\$\(([A-Za-z0-9_./]*)(?::[A-Za-z0-9_./ ,\\:]*)?\)")
 
 
-@dataclass(frozen=True)
 class MacroRef:
-    """A ``$(name)`` / ``$(name:default)`` written in a value; ``start``/``end`` index the text."""
+    """A ``$(name)`` / ``$(name:default)`` written in a value; ``start``/``end`` index the text.
 
-    name: str
-    default: str | None
-    start: int
-    end: int
+    (Immutable by convention, compared and hashed by value; not a dataclass: start-up time.)
+    """
+
+    __slots__ = ("name", "default", "start", "end")
+
+    def __init__(self, name: str, default: str | None, start: int, end: int):
+        self.name = name
+        self.default = default
+        self.start = start
+        self.end = end
+
+    def _key(self) -> tuple:
+        return (self.name, self.default, self.start, self.end)
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"MacroRef(name={self.name!r}, default={self.default!r}, start={self.start!r}, end={self.end!r})"
 
 
 class Found:

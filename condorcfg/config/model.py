@@ -26,7 +26,6 @@ intermediate value in full.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 
 from condorcfg.config import macros
 from condorcfg.config.defaults import prefixed_default
@@ -141,34 +140,41 @@ class Definition:
 _COMPARED = ("name", "location", "origin", "template", "use_location", "text", "matches_default", "template_chain")
 
 
-@dataclass
 class Config:
-    """A configuration read the way HTCondor 25.14.1 reads it (see the module docstring)."""
+    """A configuration read the way HTCondor 25.14.1 reads it (see the module docstring).
 
-    subsystem: str = "TOOL"
-    local_name: str | None = None
-    machine: object = None
-    environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
-    defaults: dict[str, str] = field(default_factory=dict)  # upper name -> raw default (generic table)
-    subsystem_defaults: dict[str, str] = field(default_factory=dict)  # upper base name -> raw (S's table)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    files: list[str] = field(default_factory=list)
-    statements: list = field(default_factory=list)
-    _table: dict[str, Definition] = field(default_factory=dict)
-    # every definition in reading order, only for names defined more than once (or undefined):
-    # most names have one, and a list per name costs ~100 bytes on a million-line configuration
-    _history: dict[str, list[Definition]] = field(default_factory=dict)
-    _order: list[str] = field(default_factory=list)
-    _expansion_errors: set = field(default_factory=set)
-    _function_depth: int = 0
-    _seed_name: str = ""  # the knob being expanded: seeds $RANDOM_* so results are reproducible
-    # what this command may still spend (condorcfg.config.limits); caches valid until a definition changes
-    budget: Budget = field(default_factory=Budget, compare=False, repr=False)
-    _memo: macros.Memo | None = field(default=None, compare=False, repr=False)  # knob expansions
-    _cycles: dict = field(default_factory=dict, compare=False, repr=False)  # find_cycle results
+    (A plain class, not a dataclass: creating dataclasses costs every command start-up time.)
+    """
 
-    def __post_init__(self) -> None:
-        self._memo = macros.Memo(self.lookup)
+    def __init__(self, subsystem: str = "TOOL", local_name: str | None = None, machine: object = None,
+                 environ: "Mapping[str, str] | None" = None, defaults: dict[str, str] | None = None,
+                 subsystem_defaults: dict[str, str] | None = None, budget: Budget | None = None):
+        self.subsystem = subsystem
+        self.local_name = local_name
+        self.machine = machine
+        self.environ: Mapping[str, str] = dict(os.environ) if environ is None else environ
+        self.defaults: dict[str, str] = {} if defaults is None else defaults  # upper name -> raw default (generic)
+        # upper base name -> raw default in this subsystem's table
+        self.subsystem_defaults: dict[str, str] = {} if subsystem_defaults is None else subsystem_defaults
+        self.diagnostics: list[Diagnostic] = []
+        self.files: list[str] = []
+        self.statements: list = []
+        self._table: dict[str, Definition] = {}
+        # every definition in reading order, only for names defined more than once (or undefined):
+        # most names have one, and a list per name costs ~100 bytes on a million-line configuration
+        self._history: dict[str, list[Definition]] = {}
+        self._order: list[str] = []
+        self._expansion_errors: set = set()
+        self._function_depth = 0
+        self._seed_name = ""  # the knob being expanded: seeds $RANDOM_* so results are reproducible
+        # what this command may still spend (condorcfg.config.limits); caches valid until a definition changes
+        self.budget: Budget = Budget() if budget is None else budget
+        self._memo: macros.Memo = macros.Memo(self.lookup)  # knob expansions
+        self._cycles: dict = {}  # find_cycle results
+
+    def __repr__(self) -> str:
+        return (f"Config(subsystem={self.subsystem!r}, local_name={self.local_name!r}, files={self.files!r}, "
+                f"{len(self._table)} knobs)")
 
     # --- storing ---------------------------------------------------------------------------
 

@@ -18,7 +18,6 @@ the statement this module returns.  Recognition follows HTCondor 25:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from condorcfg.diagnostics import Location
 
@@ -38,22 +37,42 @@ INCLUDE, USE, ERROR, WARNING = KEYWORD_STATEMENTS
 SECTION = "section"  # [Section] - ignored by HTCondor
 
 
-@dataclass(slots=True)
 class Statement:
-    """One statement as written.  ``name`` is the name text before macro expansion."""
+    """One statement as written.  ``name`` is the name text before macro expansion.
 
-    kind: str
-    location: Location
-    text: str  # the whole logical line
-    name: str | None = None  # assignment name as written (may contain $(X))
-    operator: str | None = None  # "=", ":", "+=", "@="
-    value: str | None = None  # value text / condition / include target / use items / message
-    options: str = ""  # words between keyword (or name) and operator
-    template: str | None = None  # "ROLE:Execute" when the statement comes from a template body
-    use_location: Location | None = None  # the user's `use` line (outermost) that applied the template
-    # for a template body: every `use` that led here, outermost first, as (template, use Location)
-    template_chain: tuple = ()
-    active: bool = True  # False when it sits in a skipped if-branch (kept for lint)
+    (A slotted class written out, not a dataclass: the reader makes one per line, and
+    creating dataclasses costs every command start-up time.)
+    """
+
+    __slots__ = ("kind", "location", "text", "name", "operator", "value", "options", "template", "use_location",
+                 "template_chain", "active")
+
+    def __init__(self, kind: str, location: Location, text: str, name: str | None = None,
+                 operator: str | None = None, value: str | None = None, options: str = "",
+                 template: str | None = None, use_location: Location | None = None, template_chain: tuple = (),
+                 active: bool = True):
+        self.kind = kind
+        self.location = location
+        self.text = text  # the whole logical line
+        self.name = name  # assignment name as written (may contain $(X))
+        self.operator = operator  # "=", ":", "+=", "@="
+        self.value = value  # value text / condition / include target / use items / message
+        self.options = options  # words between keyword (or name) and operator
+        self.template = template  # "ROLE:Execute" when the statement comes from a template body
+        self.use_location = use_location  # the user's `use` line (outermost) that applied the template
+        # for a template body: every `use` that led here, outermost first, as (template, use Location)
+        self.template_chain = template_chain
+        self.active = active  # False when it sits in a skipped if-branch (kept for lint)
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+
+    __hash__ = None  # mutable (the reader fills in the expanded name and a heredoc's body)
+
+    def __repr__(self) -> str:
+        return "Statement(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__) + ")"
 
 
 class StatementError(Exception):

@@ -22,7 +22,6 @@ an unknown name gives ``None`` (the reader turns that into HTCondor's
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from condorcfg.diagnostics import CondorcfgError, error
@@ -32,15 +31,35 @@ from condorcfg.resources import data_dir
 _HEADER = re.compile(r"^([A-Za-z0-9_.]+)\s+@=\s*(\S*)\s*$")
 
 
-@dataclass(frozen=True)
 class Template:
-    """One template: ``body`` is its text (newline-terminated lines), starting at 1-based ``line`` of ``file``."""
+    """One template: ``body`` is its text (newline-terminated lines), starting at 1-based ``line`` of ``file``.
 
-    category: str  # upper case, e.g. "ROLE"
-    name: str  # spelling of the built-in table, e.g. "Execute"
-    body: str
-    file: str
-    line: int
+    (Immutable by convention, compared and hashed by value; not a dataclass: start-up time.)
+    """
+
+    __slots__ = ("category", "name", "body", "file", "line")
+
+    def __init__(self, category: str, name: str, body: str, file: str, line: int):
+        self.category = category  # upper case, e.g. "ROLE"
+        self.name = name  # spelling of the built-in table, e.g. "Execute"
+        self.body = body
+        self.file = file
+        self.line = line
+
+    def _key(self) -> tuple:
+        return (self.category, self.name, self.body, self.file, self.line)
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Template(category={self.category!r}, name={self.name!r}, body={self.body!r}, "
+                f"file={self.file!r}, line={self.line!r})")
 
     @property
     def qualified_name(self) -> str:
