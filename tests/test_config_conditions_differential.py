@@ -89,3 +89,30 @@ def test_if_conditions_match_htcondor(oracle):
 ])
 def test_the_issue_examples(tmp_path, condition, truth):
     assert _ours(condition, tmp_path) == truth
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_plain_defined_shortcut_decides_as_the_character_classes_do(seed):
+    from condorcfg.config import conditions
+
+    rand = random.Random(seed)
+    alphabet = "aAeEzZ019_./ -+tTfFrRuUsSyYnNoO"
+    defined = {"A", "TRUE", "K1_A", "E5", "ZZ"}
+
+    def is_defined(name):
+        return name.upper() in defined
+
+    def outcome(function, text):
+        try:
+            return function(text, is_defined, lambda category, name: False)
+        except conditions.ConditionError as exc:
+            return ("error", str(exc))
+
+    checked = 0
+    for _ in range(4000):
+        name = "".join(rand.choice(alphabet) for _ in range(rand.randint(0, 6)))
+        name = rand.choice([name, rand.choice(["true", "FALSE", "yes", "t", "F", "no", "K1_A", "e5", "1e5", "a.b"])])
+        text = rand.choice(["defined ", "DEFINED  ", "Defined\t", "defined", "definedx "]) + name
+        checked += conditions._DEFINED_NAME.fullmatch(text) is not None
+        assert outcome(conditions._evaluate, text) == outcome(conditions._evaluate_classified, text), text
+    assert checked > 1000

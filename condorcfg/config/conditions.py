@@ -168,7 +168,20 @@ def evaluate_condition(text: str, expand: Callable[[str], str], is_defined: Call
     return not result if negate else result
 
 
+# `defined NAME` with a plain name, the usual condition: what the character classes below decide
+# for it, without walking the text twice (NAME starts with a letter: never a number)
+_DEFINED_NAME = re.compile(r"[dD][eE][fF][iI][nN][eE][dD][ \t\n\v\f\r]+([A-Za-z][A-Za-z0-9_]*)")
+
+
 def _evaluate(text, is_defined, template_exists) -> bool:
+    simple = _DEFINED_NAME.fullmatch(text)
+    if simple is not None:
+        name = simple.group(1)
+        return name.lower() in ("true", "false") or is_defined(name) or _crufty_bool(name) is not None
+    return _evaluate_classified(text, is_defined, template_exists)
+
+
+def _evaluate_classified(text, is_defined, template_exists) -> bool:
     kind = characterize(text, True)
     if kind == NUMBER:
         number = _atof(text)
