@@ -8,7 +8,8 @@ value came from.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from condorcfg.records import record
+
 
 
 def _kind(old, new) -> str:
@@ -19,7 +20,7 @@ def _kind(old, new) -> str:
     return "changed"
 
 
-@dataclass
+@record
 class ValueChange:
     name: str
     old: str | None  # expanded value; None = not defined
@@ -32,7 +33,7 @@ class ValueChange:
         return _kind(self.old, self.new)
 
 
-@dataclass
+@record
 class SlotChange:
     slot: str  # the slot's Name attribute
     attribute: str | None  # None: the whole slot was added or removed

@@ -15,14 +15,13 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from condorcfg.classad import ast
 from condorcfg.classad.functions import is_constant_call
 from condorcfg.classad.values import ERROR, UNDEFINED, AbsTime, RelTime
+from condorcfg.records import factory, record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Reference:
     name: str
     scope: str | None
@@ -61,13 +60,13 @@ _SCALARS = (bool, int, float, str, AbsTime, RelTime)
 _MAX_SUBSTITUTION_DEPTH = 64
 
 
-@dataclass
+@record
 class PartialResult:
     """The reduced expression plus where each reference went."""
 
     node: ast.Node
-    resolved: list[Reference] = field(default_factory=list)  # read from the MY ad
-    unresolved: list[Reference] = field(default_factory=list)  # still symbolic (TARGET, unknown)
+    resolved: list[Reference] = factory(list)  # read from the MY ad
+    unresolved: list[Reference] = factory(list)  # still symbolic (TARGET, unknown)
 
 
 def partial_evaluate(node: ast.Node, my_ad) -> ast.Node:

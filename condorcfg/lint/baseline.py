@@ -24,9 +24,9 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from dataclasses import dataclass
 
 from condorcfg.diagnostics import CondorcfgError, Diagnostic, Location
+from condorcfg.records import record
 
 FORMAT_KEY = "condorcfg-baseline"
 FORMAT_VERSION = 1
@@ -36,7 +36,7 @@ class BaselineError(CondorcfgError):
     """A baseline file that cannot be used (exit 2)."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Entry:
     code: str
     file: str

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from collections.abc import Iterable
 
 from condorcfg.classad.budget import command_budget
 from condorcfg.config.limits import BUDGET_CODE
 from condorcfg.config.reader import UNUSABLE_INPUT
 from condorcfg.diagnostics import ERROR, INFO, SEVERITIES, WARNING, CondorcfgError, Diagnostic, Location
+from condorcfg.records import factory, record
 
 SEVERITY_RANK = {INFO: 0, WARNING: 1, ERROR: 2}
 
@@ -48,16 +48,16 @@ class LintUsageError(ValueError):
     """Bad lint settings (e.g. a --select that names no rule): the CLI exits 2."""
 
 
-@dataclass
+@record
 class LintSettings:
     """Which rules run and how their findings are reported (CLI flags over the project file)."""
 
     select: list[str] | None = None
-    extend_select: list[str] = field(default_factory=list)
-    ignore: list[str] = field(default_factory=list)
-    severity: dict[str, str] = field(default_factory=dict)
-    rule_options: dict[str, dict] = field(default_factory=dict)
-    known_knobs: list[str] = field(default_factory=list)
+    extend_select: list[str] = factory(list)
+    ignore: list[str] = factory(list)
+    severity: dict[str, str] = factory(dict)
+    rule_options: dict[str, dict] = factory(dict)
+    known_knobs: list[str] = factory(list)
     require_reason: bool = False
 
     @classmethod
@@ -68,16 +68,16 @@ class LintSettings:
                    require_reason=project.require_reason)
 
 
-@dataclass
+@record
 class LintResult:
     findings: list[Diagnostic]
-    suppressed: list[Diagnostic] = field(default_factory=list)
-    rules_run: list = field(default_factory=list)
-    skipped_rules: list = field(default_factory=list)  # (rule, why) not run in this context
-    files: list[str] = field(default_factory=list)
+    suppressed: list[Diagnostic] = factory(list)
+    rules_run: list = factory(list)
+    skipped_rules: list = factory(list)  # (rule, why) not run in this context
+    files: list[str] = factory(list)
     fatal: bool = False  # the reader rejected the configuration; rules did not run
     unusable: Diagnostic | None = None  # the input itself cannot be read (unreadable, binary...): exit 2
-    baselined: list[Diagnostic] = field(default_factory=list)  # findings an accepted baseline lists
+    baselined: list[Diagnostic] = factory(list)  # findings an accepted baseline lists
 
     def count(self, severity: str) -> int:
         return sum(1 for f in self.findings if f.severity == severity)
@@ -87,7 +87,7 @@ class LintResult:
         return any(SEVERITY_RANK.get(f.severity, 2) >= threshold for f in self.findings)
 
 
-@dataclass
+@record
 class ParseProblem:
     message: str
     line: int = 1

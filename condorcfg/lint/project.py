@@ -36,10 +36,10 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from condorcfg.diagnostics import SEVERITIES, CondorcfgError, Diagnostic, Location
+from condorcfg.records import factory, record
 
 YAML_NAME = ".condorcfg.yaml"
 TOML_NAME = "pyproject.toml"
@@ -57,21 +57,21 @@ class ProjectConfigError(CondorcfgError):
     """A project configuration condorcfg cannot use (exit 2)."""
 
 
-@dataclass
+@record
 class ProjectConfig:
     path: str | None = None          # the file read, None when there is none
     directory: str = "."             # project root: relative paths and SARIF URIs start here
-    roots: list[str] = field(default_factory=list)
+    roots: list[str] = factory(list)
     select: list[str] | None = None
-    extend_select: list[str] = field(default_factory=list)
-    ignore: list[str] = field(default_factory=list)
-    severity: dict[str, str] = field(default_factory=dict)
+    extend_select: list[str] = factory(list)
+    ignore: list[str] = factory(list)
+    severity: dict[str, str] = factory(dict)
     fail_on: str | None = None
     machine: str | dict | None = None
-    machine_profiles: dict[str, str | dict] = field(default_factory=dict)
+    machine_profiles: dict[str, str | dict] = factory(dict)
     require_reason: bool = False
-    known_knobs: list[str] = field(default_factory=list)
-    rule_options: dict[str, dict] = field(default_factory=dict)
+    known_knobs: list[str] = factory(list)
+    rule_options: dict[str, dict] = factory(dict)
     sysroot: str | None = None
     baseline: str | None = None
 

@@ -36,10 +36,10 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from condorcfg.diagnostics import SEVERITIES, CondorcfgError, Diagnostic, Location
+from condorcfg.records import as_dict, factory, record
 
 RULES_DIR_ENV = "CONDORCFG_RULES_DIR"
 CODE_RE = re.compile(r"^[A-Z]{3}[0-9]{3}$")
@@ -58,14 +58,14 @@ class RuleFileError(CondorcfgError):
     """A rule file that cannot be used; ``.diagnostic`` points at the offending line."""
 
 
-@dataclass
+@record
 class Example:
     config: str
     machine: dict | None = None
     line: int = 0  # where the example is written in the rule file
 
 
-@dataclass
+@record
 class Rule:
     code: str
     name: str
@@ -77,11 +77,11 @@ class Rule:
     match: dict | None = None
     enabled: bool = True
     ignorable: bool = True
-    options: dict = field(default_factory=dict)
-    references: list[str] = field(default_factory=list)
-    needs: list[str] = field(default_factory=list)
-    pass_examples: list[Example] = field(default_factory=list)
-    fail_examples: list[Example] = field(default_factory=list)
+    options: dict = factory(dict)
+    references: list[str] = factory(list)
+    needs: list[str] = factory(list)
+    pass_examples: list[Example] = factory(list)
+    fail_examples: list[Example] = factory(list)
     file: str = ""
     line: int = 0
 
@@ -380,7 +380,7 @@ def _write_cache(key: str, rules: list[Rule]) -> None:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_name(f"{target.name}.{os.getpid()}")
-        tmp.write_text(json.dumps({"key": key, "rules": [asdict(r) for r in rules]}), encoding="utf-8")
+        tmp.write_text(json.dumps({"key": key, "rules": [as_dict(r) for r in rules]}), encoding="utf-8")
         os.replace(tmp, target)
         directory = target.parent
         # Every edit of a rule file makes a new cache entry: keep only the most recent few.

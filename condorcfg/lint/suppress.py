@@ -15,14 +15,15 @@ malformed or names an unknown rule (``invalid-suppression``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+
+from condorcfg.records import factory, record
 
 _DIRECTIVE = re.compile(r"^\s*#\s*condorcfg\s*:\s*(?P<body>.*)$", re.IGNORECASE)
 _IGNORE = re.compile(r"^(?P<kind>ignore-file|ignore)\s*\[(?P<codes>[^\]]*)\]\s*(?P<reason>.*)$", re.IGNORECASE)
 _HEREDOC = re.compile(r"^\s*[^\s#=]+\s*@=\s*(?P<tag>\S+)\s*$")
 
 
-@dataclass
+@record
 class Suppression:
     file: str
     line: int            # the comment's line
@@ -33,8 +34,8 @@ class Suppression:
     file_wide: bool
     first: int = 0       # covered lines (inclusive); 0 when nothing follows
     last: int = 0
-    used: set[str] = field(default_factory=set)  # entries of `codes` (upper-case) that hid a finding
-    spans: dict[str, tuple[int, int]] = field(default_factory=dict)  # code (upper) -> its columns
+    used: set[str] = factory(set)  # entries of `codes` (upper-case) that hid a finding
+    spans: dict[str, tuple[int, int]] = factory(dict)  # code (upper) -> its columns
 
     def location_of(self, code: str):
         from condorcfg.diagnostics import Location
@@ -46,7 +47,7 @@ class Suppression:
         return self.file_wide or self.first <= line <= self.last
 
 
-@dataclass
+@record
 class Problem:
     """A malformed suppression comment."""
 

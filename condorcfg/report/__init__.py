@@ -10,12 +10,13 @@ rule metadata), the project root (relative paths, SARIF ``%SRCROOT%``), colour a
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+
+from condorcfg.records import factory, record
 
 FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit")
 
 
-@dataclass
+@record
 class ReportView:
     ruleset: object = None
     root: str = "."          # SARIF %SRCROOT%: the project directory
@@ -23,7 +24,7 @@ class ReportView:
     fail_on: str = "error"
     quiet: bool = False      # text: the findings only, no summary or docs hints
     # paths already shown (a report has thousands of findings in a few files)
-    _shown: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    _shown: dict = factory(dict, init=False)
 
     def display_path(self, file: str | None) -> str:
         """A path as the user wrote it relative to the current directory, when that is shorter."""

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
 
+from condorcfg.records import factory, record
 from condorcfg.slots.knobs import Knobs
 from condorcfg.slots.layout import Layout, Slot, build_layout
 from condorcfg.slots.policy_table import MISSPELLED_OVERRIDES, POLICY_ENTRIES, PUBLIC_POLICY, TYPE_OVERRIDES
@@ -40,18 +40,18 @@ CUSTOM_WITHIN_LIMITS = (" && (TARGET.Request{tag} is UNDEFINED ||MY.{tag} >= ifT
 _LIST_SPLIT = re.compile(r"[,\s]+")
 
 
-@dataclass
+@record
 class LocalPolicy:
     """IS_OWNER and START evaluated against the slot ad alone, as the startd does with no job."""
 
     is_owner: object
     start: object
     state: str  # predicted initial state: "Owner" or "Unclaimed"
-    undefined: list[str] = field(default_factory=list)  # names neither the ad nor a job defines
-    job_references: list[str] = field(default_factory=list)  # TARGET.x: undefined without a job
+    undefined: list[str] = factory(list)  # names neither the ad nor a job defines
+    job_references: list[str] = factory(list)  # TARGET.x: undefined without a job
 
 
-@dataclass
+@record
 class SlotAd:
     ad: object  # condorcfg.classad.ClassAd
     slot_id: int

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
 
+from condorcfg.records import factory, record
 from condorcfg.slots.knobs import Knobs
 from condorcfg.slots.resources import MachineTotals, machine_totals
 from condorcfg.slots.shares import AUTO, ShareError, SlotRequest, c_int, parse_slot_type
@@ -29,7 +29,7 @@ _SHARE_KNOB = re.compile(r"^SLOT_TYPE_(\d+)$", re.IGNORECASE)
 _COUNT_KNOB = re.compile(r"^NUM_SLOTS_TYPE_(\d+)$", re.IGNORECASE)
 
 
-@dataclass
+@record
 class SlotType:
     type_id: int
     share_text: str | None
@@ -42,7 +42,7 @@ class SlotType:
     request: SlotRequest | None = None  # None when the share string does not parse
 
 
-@dataclass
+@record
 class Slot:
     slot_id: int
     type_id: int
@@ -56,9 +56,9 @@ class Slot:
     memory: int | None
     swap_fraction: float | None
     disk_fraction: float | None
-    custom: dict[str, float | None] = field(default_factory=dict)
-    constraints: dict[str, str] = field(default_factory=dict)
-    ids: dict[str, list[str]] = field(default_factory=dict)
+    custom: dict[str, float | None] = factory(dict)
+    constraints: dict[str, str] = factory(dict)
+    ids: dict[str, list[str]] = factory(dict)
     broken: str | None = None
 
     @property
@@ -68,13 +68,13 @@ class Slot:
         return float(cpus) if self.fractional_cpus else c_int(cpus + 0.1)
 
 
-@dataclass
+@record
 class Layout:
     totals: MachineTotals
     types: list[SlotType]
     slots: list[Slot]
     failure_mode: str
-    diagnostics: list = field(default_factory=list)
+    diagnostics: list = factory(list)
 
 
 def _ordinal(n: int) -> str:

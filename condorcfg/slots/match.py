@@ -9,12 +9,13 @@ same way, so the failing clause is the one a person wrote.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from condorcfg.records import factory, record
+
 
 MAX_EXPANSION_DEPTH = 8  # attribute references opened up inside one another, at most
 
 
-@dataclass
+@record
 class Clause:
     side: str  # "slot" or "job": whose Requirements it comes from
     origin: str  # the attribute it was written in (Requirements, Start, ...)
@@ -26,12 +27,12 @@ class Clause:
         return _true(self.value)
 
 
-@dataclass
+@record
 class MatchResult:
     slot_name: str
     slot_ok: bool  # the slot's Requirements accept the job
     job_ok: bool  # the job's Requirements accept the slot
-    clauses: list[Clause] = field(default_factory=list)
+    clauses: list[Clause] = factory(list)
 
     @property
     def matches(self) -> bool:

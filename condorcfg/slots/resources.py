@@ -10,8 +10,8 @@ answer comes from the machine profile (``gpus``, ``resources``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
+from condorcfg.records import factory, record
 from condorcfg.slots.knobs import Knobs
 
 RESERVED_TAGS = {"cpu", "cpus", "disk", "swap", "mem", "memory", "ram"}
@@ -21,12 +21,12 @@ _ID_LIST = re.compile(r"^\s*[\w.:-]+(?:[\s,]+[\w.:-]+)+\s*$")
 _NUMBER = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$")
 
 
-@dataclass
+@record
 class CustomResource:
     tag: str  # spelled as in the config; attribute names use this spelling
     quantity: float  # usable (online) amount
     ids: list[str] | None = None  # device ids for non-fungible resources
-    offline: list[str] = field(default_factory=list)
+    offline: list[str] = factory(list)
     knob: str | None = None  # where it was defined (for diagnostics)
     detected: float | None = None
 
@@ -35,7 +35,7 @@ class CustomResource:
         return self.quantity if self.detected is None else self.detected
 
 
-@dataclass
+@record
 class MachineTotals:
     cpus: int  # NUM_CPUS: the CPU pool (an integer)
     detected_cpus: int
@@ -43,7 +43,7 @@ class MachineTotals:
     detected_memory: int
     disk: int  # KiB of the execute partition
     swap: int  # KiB
-    resources: dict[str, CustomResource] = field(default_factory=dict)
+    resources: dict[str, CustomResource] = factory(dict)
 
 
 def _split_ids(text: str) -> list[str]:

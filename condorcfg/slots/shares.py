@@ -10,7 +10,8 @@ ClassAds.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+
+from condorcfg.records import factory, record
 
 AUTO = None  # an ``auto`` share: decided after every explicit amount was taken
 MINIMAL = -1.0 / 128  # ``min``: the fraction 1/128 (fractions are negative, like the startd)
@@ -71,7 +72,7 @@ def _local_amount(total: float, share: float | None, floor: float = 0, integer: 
     return max(amount, floor)
 
 
-@dataclass
+@record
 class SlotRequest:
     """What one slot of a type asks for; ``None`` means an auto share."""
 
@@ -79,11 +80,11 @@ class SlotRequest:
     memory: int | None  # MiB
     swap: float | None  # fraction of the machine's swap
     disk: float | None  # fraction of the execute partition
-    custom: dict[str, float | None] = field(default_factory=dict)
-    constraints: dict[str, str] = field(default_factory=dict)
+    custom: dict[str, float | None] = factory(dict)
+    constraints: dict[str, str] = factory(dict)
     fractional_cpus: bool = False
     zero_default: bool = False  # a bare word or 0 gave every unnamed resource nothing
-    ignored: list[str] = field(default_factory=list)  # unknown resources with a zero/auto share
+    ignored: list[str] = factory(list)  # unknown resources with a zero/auto share
 
 
 STANDARD_NAMES = (("cpus", ("cpus",)), ("memory", ("ram", "memory")),

@@ -11,9 +11,9 @@ blames HTCondor's own templates or defaults for a problem the user introduced.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from condorcfg.lint.checks._util import expanded, is_user, macro_references, parsed, raw_span, word_in, written_span
+from condorcfg.records import factory, record
 
 MAX_DEPTH = 16  # attribute/macro chains longer than this are not followed (cycles, hostile input)
 
@@ -23,7 +23,7 @@ POLICY_ATTRIBUTES = {"START": "START", "RANK": "RANK", "ISOWNER": "IS_OWNER", "S
                      "WANT_SUSPEND": "WANT_SUSPEND", "WANT_VACATE": "WANT_VACATE"}
 
 
-@dataclass
+@record
 class Reach:
     """``attribute`` (as written, with ``scope``) read by the expression of ``path[-1]``."""
 
@@ -31,7 +31,7 @@ class Reach:
     scope: str | None
     line: int
     column: int
-    path: list = field(default_factory=list)  # Definitions: the traced knob, then the attributes followed
+    path: list = factory(list)  # Definitions: the traced knob, then the attributes followed
 
 
 def slot_attribute_knobs(ctx, exported: dict) -> dict[str, str]:
