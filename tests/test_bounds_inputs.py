@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -243,5 +244,5 @@ def test_lint_rules_come_from_the_package_not_the_checkout(tmp_path, monkeypatch
     (tmp_path / "rules" / "evil.yaml").write_text("code: XXX999\n")
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv(RULES_DIR_ENV, raising=False)
-    assert default_rules_dirs() == [data_dir("rules")]
+    assert default_rules_dirs() == [Path(data_dir("rules"))]
     assert tmp_path not in default_rules_dirs()[0].parents

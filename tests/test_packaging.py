@@ -32,9 +32,9 @@ def test_data_folders_are_mapped_into_the_package():
 
 
 def test_data_dirs_are_found_through_the_package():
-    assert sorted(p.name for p in resources.data_dir("templates").glob("*.config")) == sorted(
+    assert sorted(p.name for p in Path(resources.data_dir("templates")).glob("*.config")) == sorted(
         p.name for p in (ROOT / "templates").glob("*.config"))
-    assert sorted(p.name for p in resources.data_dir("rules").glob("*.yaml")) == sorted(
+    assert sorted(p.name for p in Path(resources.data_dir("rules")).glob("*.yaml")) == sorted(
         p.name for p in (ROOT / "rules").glob("*.yaml"))
 
 

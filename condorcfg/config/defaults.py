@@ -18,9 +18,9 @@ Names are case-insensitive; every function takes any spelling.
 from __future__ import annotations
 
 import json
-from pathlib import Path
+import os
 
-DATA_FILE = Path(__file__).with_name("builtin_defaults.json")
+DATA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "builtin_defaults.json")
 
 _data: dict | None = None
 _by_subsystem: dict[str, dict[str, str]] = {}
@@ -30,7 +30,8 @@ def _table() -> dict:
     """The JSON, with upper-case keys added for case-insensitive lookups (loaded once)."""
     global _data
     if _data is None:
-        raw = json.loads(DATA_FILE.read_text(encoding="utf-8"))
+        with open(DATA_FILE, encoding="utf-8") as handle:
+            raw = json.load(handle)
         knobs = {name.upper(): dict(entry, name=name) for name, entry in raw["knobs"].items()}
         subsystems = {sub.upper(): {name.upper(): dict(entry, name=name) for name, entry in table.items()}
                       for sub, table in raw["subsystems"].items()}

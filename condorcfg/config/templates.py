@@ -21,8 +21,8 @@ an unknown name gives ``None`` (the reader turns that into HTCondor's
 """
 from __future__ import annotations
 
+import os
 import re
-from pathlib import Path
 
 from condorcfg.diagnostics import CondorcfgError, error
 from condorcfg.resources import data_dir
@@ -75,20 +75,23 @@ def _load() -> dict[str, dict[str, Template]]:
     global _cache
     if _cache is None:
         table: dict[str, dict[str, Template]] = {}
-        for path in sorted(data_dir("templates").glob("*.config")):
-            category = path.stem.upper()
+        folder = data_dir("templates")
+        for entry in sorted(n for n in os.listdir(folder) if n.endswith(".config")):
+            path = os.path.join(folder, entry)
+            category = entry[:-len(".config")].upper()
             table[category] = {t.name.upper(): t for t in parse_template_file(path, category)}
         _cache = table
     return _cache
 
 
-def parse_template_file(path: Path, category: str) -> list[Template]:
+def parse_template_file(path: "str | os.PathLike", category: str) -> list[Template]:
     """Split one category file into its templates (a small heredoc splitter).
 
     Only comments, blank lines and ``Name @=tag`` ... ``@tag`` blocks may appear
     outside templates; anything else means the data file is damaged.
     """
-    text = path.read_text(encoding="utf-8")
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
     lines = text.splitlines()
     found: list[Template] = []
     seen: set[str] = set()

@@ -128,7 +128,7 @@ def default_rules_dirs() -> list[Path]:
         return [Path(p) for p in override.split(os.pathsep) if p]
     from condorcfg.resources import data_dir
 
-    return [data_dir("rules")]
+    return [Path(data_dir("rules"))]
 
 
 _loaded: dict[str, RuleSet] = {}
