@@ -240,3 +240,23 @@ def test_trees_are_compiled_once():
     tree = parse("A + 1")
     assert compiled(tree)[0] is compiled(tree)[0]
     assert evaluate(tree, my={"A": "1"}) == 2
+
+
+def test_the_compiled_form_stays_with_its_tree_only():
+    import gc
+
+    from condorcfg.classad import parser
+    from condorcfg.classad.evaluator import compiled
+    from condorcfg.classad.parser import parse
+
+    tree = parse("A + 1")
+    assert evaluate(tree, my={"A": "1"}) == 2
+    changed = tree.replace(op="-")  # a copy with another operator must not reuse the compiled "+"
+    assert compiled(changed)[0] is not compiled(tree)[0] and evaluate(changed, my={"A": "1"}) == 0
+    copied = pickle.loads(pickle.dumps(tree))
+    assert copied == tree and evaluate(copied, my={"A": "1"}) == 2
+    gc.collect()
+    before = len(gc.get_objects())
+    for i in range(200):  # fresh trees are freed with their compiled code: nothing accumulates
+        evaluate(parser._parse_uncached(f"A + {i} * 2 > 3", "old"), my={"A": "1"})
+    assert len(gc.get_objects()) - before < 200

@@ -16,7 +16,9 @@ from __future__ import annotations
 class Node:
     """A node of an expression tree; compared by type and ``FIELDS`` (positions are not compared)."""
 
-    __slots__ = ("line", "column")
+    # ``_compiled``: the evaluator's compiled form of this tree, kept with it (set on first evaluation;
+    # a global cache of trees made the garbage collector rescan thousands of them)
+    __slots__ = ("line", "column", "_compiled")
     FIELDS: tuple[str, ...] = ()  # the structure, in order
     __hash__ = None  # compared by structure and not frozen: not hashable (as the dataclasses were)
 
@@ -31,12 +33,21 @@ class Node:
 
         return f"<{type(self).__name__} {unparse(self)}>"
 
+    def __getstate__(self):  # pickling (values and ads are picklable): the compiled form is not
+        slots = {}
+        for cls in type(self).__mro__:
+            for name in getattr(cls, "__slots__", ()):
+                if name != "_compiled" and hasattr(self, name):
+                    slots[name] = getattr(self, name)
+        return None, slots
+
     def replace(self, **changes) -> "Node":
-        """A copy with some fields changed (positions and other attributes kept)."""
+        """A copy with some fields changed (positions and ``spelling`` kept; not the compiled form)."""
         copy = object.__new__(type(self))
         for cls in type(self).__mro__:
             for name in getattr(cls, "__slots__", ()):
-                setattr(copy, name, changes[name] if name in changes else getattr(self, name))
+                if name != "_compiled":
+                    setattr(copy, name, changes[name] if name in changes else getattr(self, name))
         return copy
 
 

@@ -122,7 +122,6 @@ _SPECIAL = frozenset(("toplevel", "root", "self", "parent", "my", "currenttime")
 # ---------------------------------------------------------------------------
 # Compilation
 
-_node_cache: dict[int, tuple] = {}  # id(node) -> (node, fn, maxd, cost); the node is kept alive so ids stay valid
 _text_cache: dict[tuple, tuple] = {}  # (text, native) -> (fn, maxd, cost) or the syntax error
 _CACHE_LIMIT = 20000
 
@@ -134,16 +133,16 @@ def compiled(node) -> tuple:
 
 
 def compiled_with_cost(node) -> tuple:
-    """``(fn, maxd, cost)``: cost is the work one evaluation of the tree is charged (its node count)."""
-    hit = _node_cache.get(id(node))
-    if hit is not None and hit[0] is node:
-        return hit[1], hit[2], hit[3]
+    """``(fn, maxd, cost)``: cost is the work one evaluation of the tree is charged (its node count).
+
+    Compiled once per tree and kept on its root node (see ``ast.Node``)."""
+    try:
+        return node._compiled
+    except AttributeError:
+        pass
     fn, maxd = _compile(node, 0)
-    cost = tree_size(node)
-    if len(_node_cache) >= _CACHE_LIMIT:
-        _node_cache.clear()
-    _node_cache[id(node)] = (node, fn, maxd, cost)
-    return fn, maxd, cost
+    node._compiled = hit = (fn, maxd, tree_size(node))
+    return hit
 
 
 def tree_size(node) -> int:
@@ -1119,11 +1118,7 @@ def evaluate(expr_or_text, my=None, target=None, now=None):
     if isinstance(expr_or_text, str):
         fn, maxd, cost = compiled_text_with_cost(expr_or_text)
     else:
-        hit = _node_cache.get(id(expr_or_text))
-        if hit is not None and hit[0] is expr_or_text:
-            fn, maxd, cost = hit[1], hit[2], hit[3]
-        else:
-            fn, maxd, cost = compiled_with_cost(expr_or_text)
+        fn, maxd, cost = compiled_with_cost(expr_or_text)
     budget = _budget.current()
     if budget is None:  # no command around: this evaluation is the command
         token = _budget.activate(Budget())
