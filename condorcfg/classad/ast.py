@@ -28,10 +28,8 @@ class Node:
         # lists, as the dataclasses compared tuples: an element compares equal to itself first (a NaN value)
         return [getattr(self, name) for name in self.FIELDS] == [getattr(other, name) for name in self.FIELDS]
 
-    def __repr__(self) -> str:  # compact, position-free
-        from condorcfg.classad.printer import unparse
-
-        return f"<{type(self).__name__} {unparse(self)}>"
+    def __repr__(self) -> str:  # position-free (the printer, which imports this module, spells text)
+        return f"{type(self).__name__}(" + ", ".join(repr(getattr(self, name)) for name in self.FIELDS) + ")"
 
     def __getstate__(self):  # pickling (values and ads are picklable): the compiled form is not
         slots = {}

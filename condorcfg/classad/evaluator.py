@@ -29,23 +29,16 @@ from __future__ import annotations
 import math
 import time as _time
 
-from condorcfg.classad import ast
+from condorcfg.classad import ast, functions
 from condorcfg.classad import budget as _budget
 from condorcfg.classad.budget import Budget, BudgetSpent
+from condorcfg.classad.operators import (
+    INT_MAX, INT_MIN, LONG_STRING, PARSE_UNITS_PER_CHAR, EvalFailure, arith, bitwise, compare, fold_ascii, identical,
+    int_div, logical, logical_and, logical_or, pay_for_length, unary, wrap,
+)
 from condorcfg.classad.values import ERROR, UNDEFINED, AbsTime, ClassAd, ClassAdList, RelTime
 
-INT_MIN = -(1 << 63)
-INT_MAX = (1 << 63) - 1
-_MASK = (1 << 64) - 1
 MAX_DEPTH = 400
-_INF = math.inf
-PARSE_UNITS_PER_CHAR = 16  # parsing text costs about this much work per character (measured: ~6 us/char)
-LONG_STRING = 4096  # strings longer than this pay work for their length when compared or handed to functions
-CHARS_PER_UNIT = 64  # ... one unit per this many characters (C-speed scanning)
-
-
-class EvalFailure(Exception):
-    """The whole evaluation fails (depth or work budget exceeded, random(0), ...)."""
 
 
 class _Miss:
@@ -79,6 +72,31 @@ class _State:
         self.steps -= units
         if self.steps < 0:
             self.budget.refill(self)
+
+    # --- what the built-in functions need from the evaluator (they cannot import it: it imports them)
+
+    def item(self, lst, i: int):
+        """Element ``i`` of a list value, evaluated in the list's scope."""
+        return list_item(lst, i, self)
+
+    def compiled(self, node) -> tuple:
+        """``(fn, maxd, cost)`` of a tree (see :func:`compiled_with_cost`)."""
+        return compiled_with_cost(node)
+
+    def compiled_native_text(self, text: str) -> tuple:
+        """``(fn, maxd, cost)`` of text in the new syntax, as eval() reads it; parsing text not seen
+        before is slow and pays by length.  Raises the parser's error for text that does not parse."""
+        if (text, True) not in _text_cache:
+            self.pay(len(text) * PARSE_UNITS_PER_CHAR)
+        return compiled_text_with_cost(text, native=True)
+
+    def definition(self, node, cur):
+        """The expression an attribute reference names in scope ``cur``, or None (see :func:`definition`)."""
+        return definition(node, cur, self)
+
+    def nested(self) -> "_State":
+        """A fresh state for evaluating inside another ad: same clock and budget, nothing else."""
+        return _State(self.now, self.budget)
 
     def clock(self) -> float:
         now = self.now
@@ -582,274 +600,6 @@ def _c_record(node, d):
 
 
 # ---------------------------------------------------------------------------
-# Operator semantics (spec/classad.md §5).  Fast paths for int/int are inlined
-# in the closures; the functions below handle every type combination.
-
-
-def wrap(value: int) -> int:
-    """Two's-complement 64-bit wrap-around."""
-    value &= _MASK
-    return value - (1 << 64) if value >> 63 else value
-
-
-def _real(value: float):
-    return ERROR if value == _INF else value  # HTCondor turns +inf results into error, keeps -inf/NaN
-
-
-def _num(v):
-    """Numeric value of an int/real/bool operand, or None."""
-    t = type(v)
-    if t is int or t is float:
-        return v
-    if t is bool:
-        return int(v)
-    return None
-
-
-def _exceptional(a, b):
-    if a is ERROR or b is ERROR:
-        return ERROR
-    if a is UNDEFINED or b is UNDEFINED:
-        return UNDEFINED
-    return None
-
-
-def _int_div(a: int, b: int) -> int:
-    q = abs(a) // abs(b)
-    if (a < 0) != (b < 0):
-        q = -q
-    if q > INT_MAX:  # INT64_MIN / -1
-        return INT_MAX
-    return q
-
-
-def _real_div(a: float, b: float):
-    if b == 0:
-        if a == 0 or a != a:
-            return math.nan
-        return ERROR if (a > 0) == (math.copysign(1.0, b) > 0) else -_INF
-    return _real(a / b)
-
-
-def arith(op: str, a, b):
-    """``a op b`` for ``+ - * / %`` with every ClassAd type."""
-    bad = _exceptional(a, b)
-    if bad is not None:
-        return bad
-    x, y = _num(a), _num(b)
-    if x is not None and y is not None:
-        if type(x) is int and type(y) is int:
-            if op == "+":
-                return wrap(x + y)
-            if op == "-":
-                return wrap(x - y)
-            if op == "*":
-                return wrap(x * y)
-            if y == 0:
-                return ERROR
-            if op == "/":
-                return _int_div(x, y)
-            r = abs(x) % abs(y)
-            return -r if x < 0 else r
-        if op == "%":
-            return ERROR
-        x, y = float(x), float(y)
-        if op == "+":
-            return _real(x + y)
-        if op == "-":
-            return _real(x - y)
-        if op == "*":
-            return _real(x * y)
-        return _real_div(x, y)
-    return _time_arith(op, a, b)
-
-
-def _time_arith(op, a, b):
-    ta, tb = type(a), type(b)
-    if op == "+":
-        if ta is AbsTime and tb is RelTime:
-            return AbsTime(int(a.seconds + b.seconds), a.offset)
-        if ta is RelTime and tb is AbsTime:
-            return AbsTime(int(a.seconds + b.seconds), b.offset)
-        if ta is RelTime and tb is RelTime:
-            return RelTime(a.seconds + b.seconds)
-    elif op == "-":
-        if ta is AbsTime and tb is AbsTime:
-            return RelTime(a.seconds - b.seconds)
-        if ta is AbsTime and tb is RelTime:
-            return AbsTime(int(a.seconds - b.seconds), a.offset)
-        if ta is RelTime and tb is RelTime:
-            return RelTime(a.seconds - b.seconds)
-    elif op == "*":
-        if ta is RelTime and tb in (int, float):
-            return RelTime(a.seconds * b)
-        if tb is RelTime and ta in (int, float):
-            return RelTime(a * b.seconds)
-    elif op == "/":
-        if ta is RelTime and tb in (int, float):
-            if b == 0:
-                return ERROR
-            return RelTime(a.seconds / b)
-    return ERROR
-
-
-_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
-
-
-def _fold_ascii(s: str) -> str:
-    """Case folding as strcasecmp does it: ASCII letters only (str.translate: no per-character Python loop)."""
-    if s.isascii():
-        return s.lower()
-    return s.translate(_ASCII_LOWER)
-
-
-def pay_for_length(size: int, budget: Budget | None = None) -> None:
-    """Charge the work of scanning ``size`` characters, when that is long enough to matter."""
-    if size > LONG_STRING:
-        budget = budget or _budget.current()
-        if budget is not None:
-            budget.charge_work(size // CHARS_PER_UNIT)
-
-
-def compare(op: str, a, b):
-    """``a op b`` for ``== != < <= > >=``."""
-    bad = _exceptional(a, b)
-    if bad is not None:
-        return bad
-    x, y = _num(a), _num(b)
-    if x is None or y is None:
-        ta, tb = type(a), type(b)
-        if ta is str and tb is str:
-            pay_for_length(len(a) + len(b))
-            x, y = _fold_ascii(a), _fold_ascii(b)
-        elif ta is AbsTime and tb is AbsTime or ta is RelTime and tb is RelTime:
-            x, y = a.seconds, b.seconds
-        else:
-            return ERROR
-    if op == "==":
-        return x == y
-    if op == "!=":
-        return x != y
-    if op == "<":
-        return x < y
-    if op == "<=":
-        return x <= y
-    if op == ">":
-        return x > y
-    return x >= y
-
-
-def identical(a, b):
-    """``a =?= b``: same type and value (strings case-sensitive); lists/ads give error."""
-    ta, tb = type(a), type(b)
-    if ta is not tb:
-        if isinstance(a, ClassAd) and isinstance(b, ClassAd):
-            return ERROR
-        return False
-    if ta is ClassAdList:
-        return ERROR if a.shared == b.shared else False
-    if ta is ClassAd:
-        return ERROR
-    if ta is AbsTime:
-        return a.seconds == b.seconds and a.offset == b.offset
-    if ta is RelTime:
-        return a.seconds == b.seconds
-    if a is UNDEFINED or a is ERROR:
-        return a is b
-    if ta is str:
-        pay_for_length(len(a) + len(b))
-    return a == b
-
-
-def logical(v):
-    """A value as a truth value for && || ! ?: — bool, UNDEFINED or ERROR."""
-    t = type(v)
-    if t is bool:
-        return v
-    if t is int or t is float:
-        return v != 0  # NaN counts as true
-    if v is UNDEFINED:
-        return UNDEFINED
-    return ERROR
-
-
-def bitwise(op: str, a, b):
-    bad = _exceptional(a, b)
-    if bad is not None:
-        return bad
-    if type(a) is not int or type(b) is not int:
-        return ERROR
-    if op == "&":
-        return a & b
-    if op == "|":
-        return a | b
-    if op == "^":
-        return a ^ b
-    count = b & 63  # x86 uses the count modulo 64
-    if op == "<<":
-        return wrap(a << count)
-    if op == ">>":
-        return a >> count
-    return wrap((a & _MASK) >> count)  # >>>
-
-
-def unary(op: str, v):
-    if v is ERROR or v is UNDEFINED:
-        return v
-    t = type(v)
-    if op == "-":
-        if t is int:
-            return wrap(-v)
-        if t is float:
-            return -v
-        if t is RelTime:
-            return RelTime(-v.seconds)
-        return ERROR
-    if op == "+":
-        if t is int or t is float or t is RelTime:
-            return v
-        return ERROR
-    if op == "!":
-        truth = logical(v)
-        return truth if truth is ERROR else (not truth)
-    if op == "~":
-        return ~v if t is int else ERROR
-    return ERROR
-
-
-def _and(a, b_thunk):
-    a = logical(a)
-    if a is False:
-        return False
-    if a is ERROR:
-        return ERROR
-    b = logical(b_thunk())
-    if a is True:
-        return b
-    # a undefined
-    if b is False:
-        return False
-    if b is ERROR:
-        return ERROR
-    return UNDEFINED
-
-
-def _or(a, b_thunk):
-    a = logical(a)
-    if a is True:
-        return True
-    if a is ERROR:
-        return ERROR
-    b = logical(b_thunk())
-    if a is False:
-        return b
-    if b is True:
-        return True
-    if b is ERROR:
-        return ERROR
-    return UNDEFINED
-
-
 _ARITH = {"+", "-", "*", "/", "%"}
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 _BITS = {"&", "|", "^", "<<", ">>", ">>>"}
@@ -899,7 +649,7 @@ def _binary_fn(op, lf, rf):
                 return logical(b)
             if a is False:
                 return False
-            return _and(a, lambda: rf(cur, st))
+            return logical_and(a, lambda: rf(cur, st))
         return and_
     if op == "||":
         def or_(cur, st):
@@ -911,7 +661,7 @@ def _binary_fn(op, lf, rf):
                 return logical(b)
             if a is True:
                 return True
-            return _or(a, lambda: rf(cur, st))
+            return logical_or(a, lambda: rf(cur, st))
         return or_
     if op in _IDENTITY:
         negate = _IDENTITY[op]
@@ -940,7 +690,7 @@ def _binary_closure(op, lf, rf):
                 return r if INT_MIN <= r <= INT_MAX else wrap(r)
             if (ta is float or ta is int) and (tb is float or tb is int):
                 r = a + b
-                return ERROR if r == _INF else r
+                return ERROR if r == math.inf else r
             return arith("+", a, b)
         return add
     if op == "-":
@@ -954,7 +704,7 @@ def _binary_closure(op, lf, rf):
                 return r if INT_MIN <= r <= INT_MAX else wrap(r)
             if (ta is float or ta is int) and (tb is float or tb is int):
                 r = a - b
-                return ERROR if r == _INF else r
+                return ERROR if r == math.inf else r
             return arith("-", a, b)
         return sub
     if op == "*":
@@ -968,7 +718,7 @@ def _binary_closure(op, lf, rf):
                 return r if INT_MIN <= r <= INT_MAX else wrap(r)
             if (ta is float or ta is int) and (tb is float or tb is int):
                 r = a * b
-                return ERROR if r == _INF else r
+                return ERROR if r == math.inf else r
             return arith("*", a, b)
         return mul
     if op == "/":
@@ -978,10 +728,10 @@ def _binary_closure(op, lf, rf):
             ta = type(a)
             tb = type(b)
             if ta is int and tb is int and b:
-                return _int_div(a, b)
+                return int_div(a, b)
             if ta is float and (tb is float or tb is int) and b:
                 r = a / b
-                return ERROR if r == _INF else r
+                return ERROR if r == math.inf else r
             return arith("/", a, b)
         return div
     if op in _ARITH:
@@ -1006,7 +756,7 @@ def _binary_closure(op, lf, rf):
                     pay_for_length(len(a) + len(b), st.budget)
                 if a.isascii() and b.isascii():
                     return pyop(a.lower(), b.lower())
-                return pyop(_fold_ascii(a), _fold_ascii(b))
+                return pyop(fold_ascii(a), fold_ascii(b))
             return compare(op, a, b)
         return cmp
     if op in _BITS:
@@ -1062,8 +812,6 @@ def _c_elvis(node, d):
 
 
 def _c_call(node, d):
-    from condorcfg.classad import functions
-
     return functions.compile_call(node, d, _compile)
 
 

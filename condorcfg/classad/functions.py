@@ -33,10 +33,11 @@ from condorcfg.classad import budget as _budget
 from condorcfg.classad import civil_time
 from condorcfg.classad.printer import format_reltime
 from condorcfg.classad.budget import Budget
-from condorcfg.classad.evaluator import (
-    INT_MAX, INT_MIN, LONG_STRING, PARSE_UNITS_PER_CHAR, EvalFailure, arith, compare, identical, list_item,
-    pay_for_length, wrap,
+from condorcfg.classad.operators import (
+    ASCII_LOWER, ASCII_UPPER, INT_MIN, LONG_STRING, PARSE_UNITS_PER_CHAR, EvalFailure, arith, compare,
+    fold_ascii, identical, pay_for_length, wrap,
 )
+from condorcfg.classad.parser import parse as _parse
 from condorcfg.classad.values import ERROR, UNDEFINED, AbsTime, ClassAd, ClassAdList, RelTime
 
 MAX_STRING = 16 * 1024 * 1024  # longer results become ERROR (bounds memory on hostile input)
@@ -271,18 +272,14 @@ def _if_then_else(call):
 
 
 def _eval(call):
-    from condorcfg.classad.evaluator import _text_cache, compiled_text_with_cost
-
     text = to_string(call.arg(0))
     if not isinstance(text, str):
         return ERROR  # undefined or error argument
     st = call.st
     if st.depth - call.depth <= 0:
         raise EvalFailure("eval() nested too deeply")
-    if (text, True) not in _text_cache:  # text not parsed yet: parsing is slow, it pays by length
-        st.pay(len(text) * PARSE_UNITS_PER_CHAR)
     try:
-        fn, maxd, cost = compiled_text_with_cost(text, native=True)
+        fn, maxd, cost = st.compiled_native_text(text)
     except Exception:  # does not parse
         return ERROR
     budget = st.depth
@@ -345,8 +342,6 @@ def _external_refs(node, ad, seen, out, depth=0, st=None):
                 seen.add(id(entry))
                 expr = entry[1]
                 if isinstance(expr, str):  # text the ad could not parse: parsing it again is slow, it pays
-                    from condorcfg.classad.evaluator import _parse
-
                     if st is not None:
                         st.pay(len(expr) * PARSE_UNITS_PER_CHAR)
                     try:
@@ -399,12 +394,10 @@ def _unresolved(call):
 def _each_context_values(call):
     """compat_classad's evalInEachContext: ``expr`` (an attribute reference is replaced by the
     expression it names, looked up in the current match) evaluated inside each ad of the list."""
-    from condorcfg.classad.evaluator import _State, compiled, compiled_with_cost, definition
-
     st = call.st
     expr = call.nodes[0]
     if isinstance(expr, (ast.AttrRef, ast.Select)):
-        found = definition(expr, call.cur, st)
+        found = st.definition(expr, call.cur)
         if found is not None:
             expr = found
     list_node = call.nodes[1]
@@ -417,18 +410,18 @@ def _each_context_values(call):
         if not isinstance(lst, ClassAdList):
             return ERROR
         elements = [(item, lst.scope) for item in lst]
-    fn, maxd, cost = compiled_with_cost(expr)
+    fn, maxd, cost = st.compiled(expr)
     out = []
     st.budget.charge_bytes(len(elements) * LIST_ITEM_BYTES)  # the list of results
     for item_node, scope in elements:
-        item_fn, _ = compiled(item_node)
+        item_fn = st.compiled(item_node)[0]
         nested = item_fn(scope, st)
         if not isinstance(nested, ClassAd):
             out.append(UNDEFINED if nested is UNDEFINED else ERROR)
             continue
         # a fresh evaluation state rooted at the nested ad; in a match the nested ad looks
         # up missing names in the other side, like the ad it sits in
-        inner = _State(st.now, st.budget)
+        inner = st.nested()
         inner.left, inner.right = st.left, st.right
         top = nested
         while top.parent is not None:
@@ -547,7 +540,7 @@ def _quantize(st, a, b):
         base = 0.0
         rbase = 0.0
         for i in range(len(b)):
-            base = list_item(b, i, st)
+            base = st.item(b, i)
             rbase = to_real(base)
             if type(rbase) is not float:
                 return ERROR
@@ -617,7 +610,7 @@ def _join(st, *args):
     if 0 < len(items) <= 2 and isinstance(items[-1], ClassAdList):
         lst = items.pop()
         sep = items[0] if items else ""
-        items = [sep] + [list_item(lst, i, st) for i in range(len(lst))]
+        items = [sep] + [st.item(lst, i) for i in range(len(lst))]
     if not items:
         return ""
     parts = []
@@ -653,7 +646,7 @@ def _change_case(upper):
             return s
         if s.isascii():
             return s.upper() if upper else s.lower()
-        return s.translate(_ASCII_UPPER if upper else _ASCII_LOWER)  # ASCII letters only, as the C++
+        return s.translate(ASCII_UPPER if upper else ASCII_LOWER)  # ASCII letters only, as the C++
     return change
 
 
@@ -1344,7 +1337,7 @@ def _regexp_member(st, pattern, lst, opts=None):
     maybe_undefined = False
     broken = regex_error(pattern, opts or "") is not None  # HTCondor: a pattern that does not compile matches nothing
     for i in range(len(lst)):
-        item = list_item(lst, i, st)
+        item = st.item(lst, i)
         if type(item) is not str:
             if item is UNDEFINED:
                 maybe_undefined = True
@@ -1372,7 +1365,7 @@ def _member(identity):
         if not identity and x is ERROR:
             return ERROR
         for i in range(len(lst)):
-            item = list_item(lst, i, st)
+            item = st.item(lst, i)
             r = identical(item, x) if identity else compare("==", item, x)
             if r is True:
                 return True
@@ -1394,7 +1387,7 @@ def _list_compare(all_match):
         if not isinstance(lst, ClassAdList):
             return ERROR
         for i in range(len(lst)):
-            item = list_item(lst, i, st)
+            item = st.item(lst, i)
             if op == "is":
                 r = identical(item, value)
             elif op == "isnt":
@@ -1422,7 +1415,7 @@ def _numbers(st, lst):
         return ERROR
     out = []
     for i in range(len(lst)):
-        item = list_item(lst, i, st)
+        item = st.item(lst, i)
         t = type(item)
         if t is int or t is float:
             out.append(item)
@@ -1628,13 +1621,7 @@ def _sl_member(fold):
     return member
 
 
-_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
-_ASCII_UPPER = {c + 32: c for c in range(ord("A"), ord("Z") + 1)}
-
-
-def _fold(s: str) -> str:
-    """ASCII-only lower case, as strcasecmp folds (translate: no per-character Python loop)."""
-    return s.lower() if s.isascii() else s.translate(_ASCII_LOWER)
+_fold = fold_ascii  # ASCII-only lower case, as strcasecmp folds
 
 
 def _sl_subset(fold):
@@ -2128,7 +2115,7 @@ def _list_to_args(st, lst, version=None):
     out = []
     total = 0
     for i in range(len(lst)):
-        item = list_item(lst, i, st)
+        item = st.item(lst, i)
         if type(item) is not str:
             return ERROR
         if version == 1:

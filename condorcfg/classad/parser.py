@@ -31,6 +31,7 @@ import time
 from functools import lru_cache
 
 from condorcfg.classad import ast, civil_time
+from condorcfg.classad.printer import format_reltime_spelling, unparse
 from condorcfg.classad.values import ERROR, UNDEFINED, AbsTime, ClassAd
 
 # HTCondor refuses more than 1000 nested sub-expressions; condorcfg also caps
@@ -584,8 +585,6 @@ def _fold_time_call(name: str, args: list, line: int, column: int):
                                  "write e.g. \"1+02:03:04\" or \"90s\"", line, column)
     # HTCondor 25.14.1 quirk: the folded literal evaluates as a real number of
     # seconds but prints back as relTime("..."); keep both.
-    from condorcfg.classad.printer import format_reltime_spelling
-
     return ast.Literal(seconds, spelling=f'relTime("{format_reltime_spelling(seconds)}")', line=line, column=column)
 
 
@@ -775,8 +774,6 @@ def _describe(tok) -> str:
     if kind == "$END":
         return "end of input"
     if kind == "LITERAL":
-        from condorcfg.classad.printer import unparse
-
         return f"value {unparse(value)}"
     if kind in ("IDENT", "QIDENT"):
         return f"name {value!r}"

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import MutableMapping
 
+from condorcfg.classad.ast import Literal, Node
+
 
 class _Singleton:
     __slots__ = ("_name",)
@@ -96,8 +98,6 @@ class ClassAdList(list):
 
 def _as_node(value):
     """A stored attribute value as an expression tree (Python values become literals)."""
-    from condorcfg.classad.ast import Literal, Node
-
     if isinstance(value, (Node, str)):
         return value
     return Literal(value)
@@ -164,12 +164,6 @@ class ClassAd(MutableMapping):
         """Store a Python value (int, float, str, bool, UNDEFINED, ERROR, times, lists, ads) as a literal."""
         self[name] = _as_node(value) if not isinstance(value, str) else _as_node_str(value)
 
-    def set_expr(self, name: str, text: str) -> None:
-        """Parse ``text`` (old ClassAd syntax) and store the tree; raises ClassAdSyntaxError."""
-        from condorcfg.classad.parser import parse
-
-        self[name] = parse(text)
-
     def __eq__(self, other):
         if not isinstance(other, ClassAd):
             return NotImplemented
@@ -185,8 +179,6 @@ class ClassAd(MutableMapping):
 
 
 def _as_node_str(value: str):
-    from condorcfg.classad.ast import Literal
-
     return Literal(value)
 
 
