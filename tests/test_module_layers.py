@@ -1,4 +1,5 @@
-"""The ClassAd package has no import circles, not even through imports inside functions.
+"""The ClassAd, configuration and slot packages have no import circles, not even through imports
+inside functions.
 
 Layers, bottom up: values/ast, printer, parser, operators, functions, evaluator (which compiles
 calls through the functions; the functions reach the evaluator only through the evaluation
@@ -53,6 +54,11 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 def test_the_classad_package_has_no_import_circles():
     assert _cycle(_imports("condorcfg.classad")) is None
+
+
+def test_the_config_and_slots_packages_have_no_import_circles():
+    assert _cycle(_imports("condorcfg.config")) is None
+    assert _cycle(_imports("condorcfg.slots")) is None
 
 
 def test_the_cycle_finder_finds_one():

@@ -15,9 +15,10 @@ from __future__ import annotations
 import math
 import re
 
-from condorcfg.records import factory, record
+from condorcfg.records import record
 from condorcfg.slots.knobs import Knobs
 from condorcfg.slots.layout import Layout, Slot, build_layout
+from condorcfg.slots.policy import LocalPolicy, evaluate_local_policy
 from condorcfg.slots.policy_table import MISSPELLED_OVERRIDES, POLICY_ENTRIES, PUBLIC_POLICY, TYPE_OVERRIDES
 
 # What a startd measures at run time, as on an idle machine nobody touches.
@@ -38,17 +39,6 @@ DEFAULT_WITHIN_LIMITS = ("(MY.Cpus > 0 && TARGET.RequestCpus <= MY.Cpus && MY.Me
 CUSTOM_WITHIN_LIMITS = (" && (TARGET.Request{tag} is UNDEFINED ||MY.{tag} >= ifThenElse(TARGET._condor_Request{tag} "
                         "is UNDEFINED,TARGET.Request{tag},TARGET._condor_Request{tag}))")
 _LIST_SPLIT = re.compile(r"[,\s]+")
-
-
-@record
-class LocalPolicy:
-    """IS_OWNER and START evaluated against the slot ad alone, as the startd does with no job."""
-
-    is_owner: object
-    start: object
-    state: str  # predicted initial state: "Owner" or "Unclaimed"
-    undefined: list[str] = factory(list)  # names neither the ad nor a job defines
-    job_references: list[str] = factory(list)  # TARGET.x: undefined without a job
 
 
 @record
@@ -475,6 +465,4 @@ def _to_public(ad, listed: set[str]) -> None:
 
 
 def _evaluate_local_policy(ad) -> LocalPolicy:
-    from condorcfg.slots.policy import evaluate_local_policy
-
     return evaluate_local_policy(ad)

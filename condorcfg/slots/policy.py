@@ -9,7 +9,9 @@ collected, following attribute references through the ad.
 """
 from __future__ import annotations
 
-from condorcfg.slots.ads import LocalPolicy
+from condorcfg.classad import ERROR, evaluate
+from condorcfg.classad.ast import AttrRef, Literal, Node, fields_of
+from condorcfg.records import factory, record
 
 # measured at run time; condorcfg does not simulate them, so they are not "unknown"
 RUNTIME_ATTRS = {
@@ -22,17 +24,23 @@ RUNTIME_ATTRS = {
 }
 
 
+@record
+class LocalPolicy:
+    """IS_OWNER and START evaluated against the slot ad alone, as the startd does with no job."""
+
+    is_owner: object
+    start: object
+    state: str  # predicted initial state: "Owner" or "Unclaimed"
+    undefined: list[str] = factory(list)  # names neither the ad nor a job defines
+    job_references: list[str] = factory(list)  # TARGET.x: undefined without a job
+
+
 def _is_decided(value) -> bool:
     return isinstance(value, (bool, int, float))
 
 
 def evaluate_local_policy(ad) -> LocalPolicy:
     """Evaluate IsOwner (in the Owner state) and Start (in the predicted state) against ``ad`` alone."""
-    from condorcfg.classad import evaluate
-    from condorcfg.classad.ast import Literal
-
-    from condorcfg.classad import ERROR
-
     def run(attr, default):
         if attr not in ad:
             return default
@@ -77,8 +85,6 @@ def undefined_references(ad, roots: list[str]) -> tuple[list[str], list[str]]:
 
 def attribute_refs(node) -> list:
     """Every AttrRef in an expression tree, in source order (any node type, generically)."""
-    from condorcfg.classad.ast import AttrRef, Node, fields_of
-
     found, stack = [], [node]
     while stack:
         item = stack.pop()
