@@ -1,9 +1,13 @@
 """Static analysis: references() and partial_evaluate()."""
 from __future__ import annotations
 
+import pytest
+
 from condorcfg.classad.analysis import Reference, partial_evaluate, partial_evaluate_detailed, references
+from condorcfg.classad.evaluator import evaluate
 from condorcfg.classad.parser import parse, parse_ad
 from condorcfg.classad.printer import unparse
+from condorcfg.classad.values import RelTime
 
 
 def _names(text):
@@ -55,8 +59,18 @@ def test_partial_evaluation_reports_where_references_went():
 
 
 def test_partial_evaluation_agrees_with_full_evaluation_when_everything_is_known():
-    from condorcfg.classad.evaluator import evaluate
-
     for text in ["Cpus * 2 + Memory", "State =?= \"Unclaimed\" && Cpus >= 4", "Half / 3.0", "Cpus ?: 1"]:
         folded = partial_evaluate(parse(text), SLOT)
         assert unparse(folded) == unparse(evaluate(parse(text), my=SLOT)), text
+
+
+@pytest.mark.parametrize("text, expected", [
+    # HTCondor 25.14.1 (classad2): only a literal string is read as a time, when the text is parsed;
+    # a string made at run time comes back unchanged from absTime() and as relTime(0) from relTime()
+    ('absTime(strcat("2024-01-31T12:00:00Z", ""))', "2024-01-31T12:00:00Z"),
+    ('relTime(strcat("1:00", ""))', RelTime(0)),
+])
+def test_folding_does_not_turn_a_run_time_string_into_a_time(text, expected):
+    tree = parse(text)
+    assert evaluate(tree) == expected
+    assert evaluate(partial_evaluate(tree, SLOT)) == expected

@@ -1,9 +1,11 @@
-"""Calendar arithmetic as Python's ``calendar.timegm``/``calendar.weekday`` do it, without
-importing ``calendar`` (which brings ``locale`` and ``datetime``: ~4 ms of every command's
-start-up).  Same results and the same ValueError for dates those functions refuse
-(``tests/test_classad_civil_time.py`` compares them).
+"""Calendar arithmetic for ClassAd times, in one place: ``timegm``/``weekday`` as Python's
+``calendar`` module computes them, without importing it (it brings ``locale`` and ``datetime``:
+~4 ms of every command's start-up; same results and the same ValueError for dates it refuses,
+``tests/test_classad_civil_time.py`` compares them), and the local zone's offset at an instant.
 """
 from __future__ import annotations
+
+import time
 
 _DAYS_BEFORE_MONTH = (0, 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334)
 _DAYS_IN_MONTH = (0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
@@ -43,3 +45,11 @@ def weekday(year: int, month: int, day: int) -> int:
         year = 2000 + year % 400
     _check(year, month, day)
     return (_ordinal(year, month, day) + 6) % 7
+
+
+def local_offset(seconds) -> int:
+    """The local zone's UTC offset at that instant, in seconds (0 under TZ=UTC or out of range)."""
+    try:
+        return time.localtime(int(seconds)).tm_gmtoff or 0
+    except (OverflowError, OSError, ValueError):
+        return 0

@@ -31,7 +31,7 @@ import time as _time
 from condorcfg.classad import ast
 from condorcfg.classad import budget as _budget
 from condorcfg.classad import civil_time
-from condorcfg.classad.printer import format_reltime
+from condorcfg.classad.printer import format_abstime, format_reltime
 from condorcfg.classad.budget import Budget
 from condorcfg.classad.operators import (
     ASCII_LOWER, ASCII_UPPER, INT_MIN, LONG_STRING, PARSE_UNITS_PER_CHAR, EvalFailure, arith, compare,
@@ -57,18 +57,6 @@ def format_real(value: float) -> str:
     if value == 0:
         return "-0.0" if math.copysign(1.0, value) < 0 else "0.0"
     return "%.15E" % value
-
-
-def format_abstime(value: AbsTime) -> str:
-    offset = int(value.offset)
-    try:
-        tm = _time.gmtime(int(value.seconds) + offset)
-    except (OverflowError, OSError, ValueError):
-        return "error"
-    sign = "+" if offset > 0 else "-"
-    off = abs(offset)
-    return "%04d-%02d-%02dT%02d:%02d:%02d%s%02d:%02d" % (
-        tm.tm_year, tm.tm_mon, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, sign, off // 3600, off % 3600 // 60)
 
 
 PRINT_CHARS_PER_UNIT = 4  # printing an expression costs about a unit of work per this many characters
@@ -1698,26 +1686,17 @@ def _sl_regexp_member(pattern, s, d=None, opts=None):
 # ---------------------------------------------------------------------------
 # Time
 
-def _local_offset(seconds) -> int:
-    """The local zone's UTC offset at that instant (0 under TZ=UTC)."""
-    try:
-        lt = _time.localtime(int(seconds))
-        return int(lt.tm_gmtoff)
-    except (OverflowError, OSError, ValueError):
-        return 0
-
-
 def _time_fn(st):
     return int(st.clock())
 
 
 def _current_time(st):
     now = int(st.clock())
-    return AbsTime(now, _local_offset(now))
+    return AbsTime(now, civil_time.local_offset(now))
 
 
 def _tz_offset(st):
-    return RelTime(_local_offset(int(st.clock())))
+    return RelTime(civil_time.local_offset(int(st.clock())))
 
 
 def _day_time(st):
@@ -1815,10 +1794,10 @@ def _do_split_time(v):
     try:
         if t is int:  # the C++ reads numbers into a 32-bit int here
             secs = _int32(v)
-            return _split_abstime(secs, _local_offset(secs))
+            return _split_abstime(secs, civil_time.local_offset(secs))
         if t is float:
             secs = -(1 << 31) if v != v or not -2147483649.0 < v < 2147483648.0 else int(v)
-            return _split_abstime(secs, _local_offset(secs))
+            return _split_abstime(secs, civil_time.local_offset(secs))
         if t is AbsTime:
             return _split_abstime(v.seconds, v.offset)
         if t is RelTime:
@@ -1882,61 +1861,6 @@ def _strftime(fmt: str, tm) -> str:
     return out[:1023]
 
 
-_ISO = re.compile(r"\s*(\d{4})-?(\d{2})-?(\d{2})(?:[T ]?(\d{2}):?(\d{2})(?::?(\d{2}))?)?\s*"
-                  r"(Z|[+-]\d{2}(?::?\d{2})?)?\s*$", re.IGNORECASE)
-
-
-def parse_abstime(text: str):
-    """absTime("...") of a literal string: an AbsTime, or None if HTCondor cannot read it."""
-    m = _ISO.match(text)
-    if not m:
-        return None
-    year, month, day = int(m.group(1)), int(m.group(2)), int(m.group(3))
-    hour, minute, sec = int(m.group(4) or 0), int(m.group(5) or 0), int(m.group(6) or 0)
-    zone = m.group(7)
-    try:
-        base = civil_time.timegm(year, month, day, hour, minute, sec)
-    except (ValueError, OverflowError):
-        return None
-    if zone is None:
-        offset = _local_offset(base)
-    elif zone.upper() == "Z":
-        offset = 0
-    else:
-        sign = -1 if zone[0] == "-" else 1
-        digits = zone[1:].replace(":", "")
-        offset = sign * (int(digits[:2]) * 3600 + (int(digits[2:4]) * 60 if len(digits) > 2 else 0))
-    return AbsTime(base - offset, offset)
-
-
-_REL = re.compile(r"\s*(-)?\s*(?:(\d+)\s*\+\s*)?(\d+)(?:\s*:\s*(\d+))?(?:\s*:\s*(\d+(?:\.\d*)?))?\s*$")
-_REL_UNITS = re.compile(r"\s*(-)?\s*((?:\d+(?:\.\d*)?\s*[dhms]\s*)+)$", re.IGNORECASE)
-
-
-def parse_reltime(text: str):
-    """relTime("...") of a literal string: seconds, or None."""
-    m = _REL.match(text)
-    if m:
-        neg, days, a, b, c = m.groups()
-        parts = [p for p in (a, b, c) if p is not None]
-        while len(parts) < 3:
-            parts.insert(0, "0")
-        total = _whole(days or "0") * 86400 + _whole(parts[0]) * 3600 + _whole(parts[1]) * 60 + float(parts[2])
-        return -total if neg else total
-    m = _REL_UNITS.match(text)
-    if m:
-        total = 0.0
-        for number, unit in re.findall(r"(\d+(?:\.\d*)?)\s*([dhms])", m.group(2), re.IGNORECASE):
-            total += float(number) * {"d": 86400, "h": 3600, "m": 60, "s": 1}[unit.lower()]
-        return -total if m.group(1) else total
-    return None
-
-
-def _whole(digits: str):
-    """A run of digits as a number: an int when short, else a float (possibly infinity) - never an exception."""
-    return int(digits) if len(digits) <= 18 else float(digits)
-
-
 def _abs_time(st, *args):
     if not args:
         return _current_time(st)
@@ -1957,17 +1881,17 @@ def _abs_time(st, *args):
         return UNDEFINED
     if t is int:
         secs = ((v + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)  # the C++ reads it into an int
-        return AbsTime(secs, _local_offset(secs) if offset is None else offset)
+        return AbsTime(secs, civil_time.local_offset(secs) if offset is None else offset)
     if t is float:
         secs = INT32_MIN if v != v or not -2147483649.0 < v < 2147483648.0 else int(v)  # a C int, as HTCondor
-        return AbsTime(secs, _local_offset(secs) if offset is None else offset)
+        return AbsTime(secs, civil_time.local_offset(secs) if offset is None else offset)
     if t is str:
         return v  # only literal strings are converted (at parse time); others come back unchanged
     if t is AbsTime:
         return v
     if t is RelTime:
         secs = seconds_int(v.seconds)
-        return AbsTime(secs, _local_offset(secs) if offset is None else offset)
+        return AbsTime(secs, civil_time.local_offset(secs) if offset is None else offset)
     return ERROR
 
 
@@ -2351,11 +2275,8 @@ def compile_call(node, d, compile_fn):
     lo, hi, impl, kind = spec
     if n < lo or (hi is not None and n > hi):
         return _const_fn(ERROR), maxd
-    # absTime("literal") / relTime("literal") are folded when HTCondor parses the expression
-    if name in ("abstime", "reltime") and n == 1 and isinstance(nodes[0], ast.Literal) \
-            and type(nodes[0].value) is str:
-        folded = parse_abstime(nodes[0].value) if name == "abstime" else parse_reltime(nodes[0].value)
-        return _const_fn(ERROR if folded is None else folded), maxd
+    # (absTime("literal") / relTime("literal") are folded by the parser, as HTCondor's does; a string
+    # that reaches the call otherwise - built by constant folding, say - is a run-time string)
     if kind == "l":
         def lazy(cur, st):
             return impl(Call(fns, nodes, cur, st, d))

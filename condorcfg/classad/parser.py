@@ -439,13 +439,6 @@ def _atoi(text: str) -> int:
     return int(match.group(1)) if match else 0
 
 
-def _local_offset(seconds: int) -> int:
-    try:
-        return time.localtime(seconds).tm_gmtoff or 0
-    except (OverflowError, OSError, ValueError):
-        return 0
-
-
 def parse_abstime_string(text: str) -> AbsTime | None:
     """HTCondor's absTime("...") string reader (lenient ISO 8601); None if it rejects the text."""
     s = text
@@ -489,8 +482,8 @@ def parse_abstime_string(text: str) -> AbsTime | None:
     except (ValueError, OverflowError):
         return None
     wall = days * 86400 + hour * 3600 + minute * 60 + second
-    offset = tz_hours * 3600 + tz_minutes * 60 if has_offset else _local_offset(wall)
-    if wall - _local_offset(wall) == -1:  # mktime's failure value: HTCondor rejects that instant
+    offset = tz_hours * 3600 + tz_minutes * 60 if has_offset else civil_time.local_offset(wall)
+    if wall - civil_time.local_offset(wall) == -1:  # mktime's failure value: HTCondor rejects that instant
         return None
     return AbsTime(wall - offset, offset)
 
