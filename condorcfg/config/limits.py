@@ -129,7 +129,9 @@ class Budget:
         """Account for expansion work; raises :class:`BudgetExceeded` once the budget is spent."""
         self.steps += steps
         self.chars += chars
-        if self.steps > self.step_limit() or self.chars > self.char_limit() or self._exhausted is not None:
+        read = self.text_bytes  # (the limits inline: this runs once per substitution)
+        if (self.steps > MAX_EXPANSION_STEPS + read // BYTES_PER_STEP
+                or self.chars > MAX_EXPANSION_BYTES + BYTES_PER_BYTE * read or self._exhausted is not None):
             self._expansion_spent()
 
     def check(self) -> None:

@@ -225,12 +225,13 @@ class Config:
         """Raw text of ``name`` by HTCondor's lookup order; None when nothing defines it."""
         key = name.upper()
         table = self._table
-        if self.local_name:
-            found = table.get(self.local_name.upper() + "." + key)
+        local_name, subsystem = self.local_name, self.subsystem
+        if local_name:
+            found = table.get(f"{local_name.upper()}.{key}")
             if found is not None:
                 return found.raw
-        if self.subsystem:
-            found = table.get(self.subsystem.upper() + "." + key)
+        if subsystem:
+            found = table.get(f"{subsystem.upper()}.{key}")
             if found is not None:
                 return found.raw
             if self.subsystem_defaults:
