@@ -66,6 +66,7 @@ MAX_FILE_SIZE = 16 * 1024 * 1024  # the largest real config seen is ~112 KB
 COMMAND_TIMEOUT = 60  # seconds, for --allow-exec commands
 DEFAULT_EXCLUDE_REGEXP = (r"^((\..*)|(.*\.pl)|(.*\.py)|(.*\.sh)|(.*~)|(#.*)|(.*\.rpmsave)|(.*\.rpmnew)"
                           r"|(.*\.dpkg-old)|(.*\.dpkg-dist)|(.*\.cfsaved))$")
+_IF_INITIALS = frozenset("eEiI")
 _BLANKS = " \t\n\v\f\r"
 EXCLUDE_REGEXP_SECONDS = 1.0  # all LOCAL_CONFIG_DIR_EXCLUDE_REGEXP searches in one directory
 # an innermost group followed by a repetition (its content is checked in Python: one regular
@@ -273,32 +274,36 @@ class Reader:
         chain = tuple(self.use_chain) if template else ()
         cfg = self.config
         budget = cfg.budget
+        statements = cfg.statements
+        if_keyword, parse_statement, statement_class = st.if_keyword, st.parse_statement, st.Statement
         for line in lines:
             where = self.where = Location(file, line.line, line.column, line.end_line)
             budget.statement(where)
             text_ = line.text
-            if text_.startswith(":"):
+            first = text_[:1]
+            if first == ":":
                 rest = text_[1:].lstrip(_BLANKS)
-                keyword = st.if_keyword(rest)
+                keyword = if_keyword(rest)
                 if ifs or (keyword and keyword[0] == "if"):
                     text_ = rest
-            keyword = st.if_keyword(text_)
+                    first = text_[:1]
+            # (only a line starting with i/e can be an if/elif/else/endif line: skip the call otherwise)
+            keyword = if_keyword(text_) if first in _IF_INITIALS else None
             if keyword:
                 self._if_line(keyword, ifs, active, where, line, template, use_location, chain)
                 active = all(entry[1] for entry in ifs)
                 continue
             if not active:
-                cfg.statements.append(st.Statement("skipped", where, text_, active=False, template=template,
-                                                   use_location=use_location, template_chain=chain))
+                statements.append(statement_class("skipped", where, text_, None, None, None, "", template,
+                                                  use_location, chain, False))
                 continue
             try:
-                kind, name, operator, value, options = st.parse_statement(text_)
+                kind, name, operator, value, options = parse_statement(text_)
             except st.StatementError as exc:
                 raise _fatal(f"HTCondor rejects this line: {exc.hint}", where, code="syntax")
-            statement = st.Statement(kind, where, text_, name=name, operator=operator, value=value,
-                                     options=options, template=template, use_location=use_location,
-                                     template_chain=chain)
-            cfg.statements.append(statement)
+            statement = statement_class(kind, where, text_, name, operator, value, options, template, use_location,
+                                        chain)
+            statements.append(statement)
             if kind == st.SECTION:
                 continue
             if kind == st.HEREDOC:
