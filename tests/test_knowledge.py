@@ -104,3 +104,77 @@ def test_every_template_daemon_is_known(kb):
         for daemon in found.group(1).split():
             if "$" not in daemon:
                 assert daemon.upper() in kb.daemons, daemon
+
+
+# ---------------------------------------------------------------- the manual is the knob list
+
+_SAMPLE = {"N": "3", "SUBSYS": "SCHEDD", "DAEMONNAME": "STARTD", "LEVEL": "COMMAND", "ACCESS-LEVEL": "WRITE",
+           "PERMISSION-LEVEL": "ADMINISTRATOR", "NAME": "MyName", "name": "STARTD"}
+
+
+def _manual_macro_defs(shared) -> list[str]:
+    import re
+
+    names = set()
+    for path in shared("reference", "htcondor", "docs").rglob("*.rst"):
+        for match in re.finditer(r":macro-def:`([^`]+)`", path.read_text(encoding="utf-8")):
+            names.add(re.sub(r"\[[^\]]*\]$", "", match.group(1)).strip())
+    return sorted(names)
+
+
+def _instance(spelling: str) -> str:
+    """A name of a documented family: each placeholder replaced by a plausible value."""
+    import re
+
+    def fill(match):
+        key = match.group(1)
+        return _SAMPLE.get(key, _SAMPLE.get(key.upper(), "my_thing1"))
+    return re.sub(r"<([^>]+)>", fill, spelling).replace("*", "READ")
+
+
+def test_every_macro_def_of_the_manual_is_known(kb, shared):
+    defs = _manual_macro_defs(shared)
+    assert len(defs) > 1200
+    unknown = [d for d in defs if not kb.is_known_knob(_instance(d))]
+    assert unknown == []
+    # and as SUBSYS./LOCALNAME. prefixed names, resolved against the base knob
+    assert all(kb.is_known_knob("NEGOTIATOR_ALLOCATED." + _instance(d)) for d in defs[::7])
+
+
+@pytest.mark.parametrize("name", ["DISK", "SLOT_CONFIG_FAILURE_MODE", "NUM_CLAIMS", "MAX_NUM_CPUS", "MAIL_FROM",
+                                  "START_VANILLA_UNIVERSE", "STRICT_CLASSAD_EVALUATION", "DedicatedScheduler",
+                                  "COLLECTOR_TIMEOUT_MULTIPLIER", "CONSUMPTION_GPUS", "SYSTEM_PERIODIC_HOLD_mem",
+                                  "SYSTEM_PERIODIC_HOLD_mem_REASON", "SYSTEM_PERIODIC_HOLD_mem_SUBCODE",
+                                  "MASTER_SCHEDD_BACKOFF_CEILING", "HA_NEGOTIATOR_LOCK_URL", "BENCHMARKS_mips_ARGS",
+                                  "OSDF_PELICAN_URL", "COLLECTOR.MAX_FILE_DESCRIPTORS", "SLOT1_32_USER",
+                                  "SLOT_TYPE_2_START", "SLOT4_EXECUTE", "MAX_NUM_COLLECTOR_AUDIT_LOG",
+                                  "SEC_CLIENT_AUTHENTICATION_METHODS", "ALLOW_READ_COLLECTOR", "WANT_SUSPEND_VANILLA"])
+def test_documented_knobs_and_families_are_known(kb, name):
+    assert kb.is_known_knob(name)
+
+
+@pytest.mark.parametrize("name", ["JOB_ROUTER_NUM_LOGS", "SCHEDD_NUM_LOGS", "STORK_LOG", "HDFS_DEBUG", "SlotWeight",
+                                  "SEC_BOGUS_AUTHENTICATION", "ALLOW_EVERYTHING", "SLOT_TYPE_2_STRAT", "USE_FOO",
+                                  "NEGOTIATOR_ALLOCATED.MATCH_LOG"])
+def test_typos_are_not_swallowed_by_families(kb, name):
+    assert not kb.is_known_knob(name)
+
+
+def test_subsystems_a_configuration_adds():
+    kb = knowledge.load()
+    assert not kb.is_known_knob("NEGOTIATOR_ALLOCATED_LOG")
+    assert kb.is_known_knob("NEGOTIATOR_ALLOCATED_LOG", {"NEGOTIATOR_ALLOCATED"})
+    assert kb.is_known_knob("MASTER_NEGOTIATOR_ALLOCATED_CONTROLLER", {"negotiator_allocated"})
+    assert not kb.is_known_knob("NEGOTIATOR_ALLOCATED_LOG")  # one configuration's daemons do not leak
+
+
+@pytest.mark.parametrize("typo, best", [("SCHEDD_NUM_LOGS", "MAX_NUM_SCHEDD_LOG"),
+                                        ("JOB_ROUTER_NUM_LOGS", "MAX_NUM_JOB_ROUTER_LOG"),
+                                        ("SlotWeight", "SLOT_WEIGHT")])
+def test_did_you_mean_uses_families(kb, typo, best):
+    assert kb.suggest(typo)[0] == best
+
+
+def test_manual_page_of_a_knob(kb):
+    assert kb.manual_page("slot_config_failure_mode") == "admin-manual/configuration/startd.rst"
+    assert kb.manual_page("NOT_A_KNOB") is None

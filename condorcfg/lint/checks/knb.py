@@ -169,15 +169,38 @@ def _attribute_names(ctx) -> set[str]:
 MAX_SUGGESTED = 2000  # unknown knobs per run that get a did-you-mean
 
 
+_DAEMON_BINARY = re.compile(r"(?i)^\s*(?:\$\((\w+)\)|\S*/condor_\w+)\s*$")
+
+
+def _declared_daemons(ctx) -> set[str]:
+    """Daemon names this configuration declares, which <SUBSYS>_LOG and the like may use: DAEMON_LIST items,
+    names defined as a daemon binary (``HAD_ALLOCATED = $(HAD)``, ``X = $(SBIN)/condor_x``) and local names
+    used as a prefix (``NEGOTIATOR_ALLOCATED.NEGOTIATOR_LOG``)."""
+    knowledge = ctx.knowledge
+    daemons = {i.upper() for i in _items(value(ctx, "DAEMON_LIST"))}
+    for name in ctx.names():
+        if "." in name:
+            daemons.add(name.split(".", 1)[0].upper())
+            continue
+        definition = ctx.config.source(name)
+        found = _DAEMON_BINARY.match(getattr(definition, "raw", None) or "")
+        if found and (found.group(1) is None or found.group(1).upper() in knowledge.subsystems
+                      or found.group(1).upper() in knowledge.daemons):
+            daemons.add(name.upper())
+    return daemons
+
+
 @check
 def unknown_knob(ctx):
     knowledge = ctx.knowledge
+    daemons = _declared_daemons(ctx)
     candidates = []
     for name in ctx.names():
         definition = ctx.config.source(name)
         if definition is None or getattr(definition, "origin", "file") != "file":
             continue
-        if knowledge.is_known_knob(name) or ctx.is_site_knob(name) or ctx.is_site_knob(name.split(".")[-1]):
+        if (knowledge.is_known_knob(name, daemons) or ctx.is_site_knob(name)
+                or ctx.is_site_knob(name.split(".")[-1])):
             continue
         if knowledge.obsolete(name.split(".")[-1]) is not None:
             continue  # UPG901-UPG904 / RTR101 say more than "unknown"
@@ -185,7 +208,6 @@ def unknown_knob(ctx):
     if not candidates:
         return
     used = _referenced_names(ctx) | set(exported_names(ctx)) | _attribute_names(ctx)
-    daemons = {i.upper() for i in _items(value(ctx, "DAEMON_LIST"))}
     suggested = 0
     for name, definition in candidates:
         base = name.split(".")[-1].upper()

@@ -18,6 +18,7 @@ from pathlib import Path
 _HERE = Path(__file__).resolve().parent
 
 _loaded: "Knowledge | None" = None
+_PER_SLOT = re.compile(r"SLOT(?:_TYPE_\d+|\d+(?:_\d+)?)_(.+)", re.IGNORECASE)
 
 
 def load() -> "Knowledge":
@@ -160,11 +161,20 @@ class Knowledge:
         self.version = knobs.get("htcondor_version", "")
         self._table = table
         self._type_corrections = {k.upper(): v for k, v in knobs.get("type_corrections", {}).items()}
-        extra = (knobs.get("host_defined", []) + knobs.get("documented_without_default", [])
-                 + knobs.get("template_assigned", []) + knobs.get("special_macros", []))
-        self._extra = {name.upper(): name for name in extra}
+        documented = knobs.get("documented", {})
+        extra = (knobs.get("host_defined", []) + list(documented) + knobs.get("source_read", [])
+                 + knobs.get("template_assigned", [])
+                 + knobs.get("special_macros", []))
+        self._extra: dict[str, str] = {}
+        for name in extra:  # (the manual spells some both ways: MAXJOBRETIREMENTTIME wins over MaxJobRetirementTime)
+            upper = name.upper()
+            if upper not in self._extra or name == upper:
+                self._extra[upper] = name
+        self._pages = {name.upper(): page for name, page in documented.items()}
         self._host = {name.upper() for name in knobs.get("host_defined", []) + knobs.get("special_macros", [])}
         self._family_list = knobs.get("families", [])
+        self.subsystems = frozenset(knobs.get("subsystems", []))
+        self._families_with: dict[frozenset, _Patterns] = {}
         self._obsolete_list = knobs.get("obsolete", [])
         self._suggest_memo: dict[tuple[str, int], list[str]] = {}
         self._nearby_memo: dict[tuple, list[str]] = {}
@@ -176,9 +186,17 @@ class Knowledge:
         source = self._attrs_source
         return source() if callable(source) else source
 
-    @cached_property
-    def _families(self) -> _Patterns:
-        return _Patterns(self._family_list)
+    def _families(self, subsystems=()) -> _Patterns:
+        """The family patterns with ``{SUBSYS}`` filled in: the known subsystems plus ``subsystems``
+        (daemons a configuration adds to DAEMON_LIST), compiled once per distinct set."""
+        extra = frozenset(s.upper() for s in subsystems if s and s.upper() not in self.subsystems)
+        patterns = self._families_with.get(extra)
+        if patterns is None:
+            names = sorted(self.subsystems | extra, key=lambda n: (-len(n), n))
+            alternation = "(?:" + "|".join(re.escape(n) for n in names) + ")"
+            patterns = self._families_with[extra] = _Patterns(
+                [dict(e, pattern=e["pattern"].replace("{SUBSYS}", alternation)) for e in self._family_list])
+        return patterns
 
     @cached_property
     def _obsolete(self) -> _Patterns:
@@ -208,16 +226,35 @@ class Knowledge:
         """A macro HTCondor defines itself at start-up (FULL_HOSTNAME, UTSNAME_*, DETECTED_MEMORY, ...)."""
         return name.upper() in self._host
 
-    def family(self, name: str) -> str | None:
-        """Why a name belongs to a known name family (``SLOT_TYPE_<N>`` ...), or None."""
-        found = self._families.first(name)
-        return found["why"] if found is not None else None
+    def family(self, name: str, subsystems=()) -> str | None:
+        """Why a name belongs to a known name family (``SLOT_TYPE_<N>`` ...), or None.
 
-    def is_known_knob(self, name: str) -> bool:
-        """A name HTCondor reads: documented, or of a documented family; ``SUBSYS.X`` counts as X."""
+        ``subsystems``: daemon names the configuration adds (``<SUBSYS>_LOG`` then also covers them).
+        """
+        found = self._families(subsystems).first(name)
+        if found is None:
+            return None
+        return found.get("why") or f"the documented family {found['spelling']} ({found['source']})"
+
+    def is_known_knob(self, name: str, subsystems=()) -> bool:
+        """A name HTCondor reads: documented, or of a documented family.
+
+        ``SUBSYS.X`` and ``LOCALNAME.X`` count as X, and so do the per-slot forms ``SLOT<N>_X`` and
+        ``SLOT_TYPE_<N>_X`` when X itself is known (``SLOT_TYPE_2_START``).
+        """
         if "." in name:
             name = name.rsplit(".", 1)[1]
-        return self.is_documented(name) or self.family(name) is not None
+        if self.is_documented(name) or self.family(name, subsystems) is not None:
+            return True
+        per_slot = _PER_SLOT.fullmatch(name)
+        if per_slot is None:
+            return False
+        base = per_slot.group(1)
+        return self.is_documented(base) or self.family(base, subsystems) is not None
+
+    def manual_page(self, name: str) -> str | None:
+        """The manual page (under docs/) that documents ``name``, if the manual has a macro-def for it."""
+        return self._pages.get(name.upper())
 
     @cached_property
     def _spellings(self) -> dict[str, str]:
@@ -256,6 +293,23 @@ class Knowledge:
             found = self._suggest_memo[key] = self._suggest(key[0], limit)
         return list(found)
 
+    @cached_property
+    def _subsys_spellings(self) -> list[str]:
+        """Family spellings whose only placeholder is the subsystem (``MAX_NUM_<SUBSYS>_LOG``), upper case."""
+        found = []
+        for entry in self._family_list:
+            spelling = (entry.get("spelling") or "").upper().replace("<DAEMONNAME>", "<SUBSYS>")
+            if "<SUBSYS>" in spelling and "<" not in spelling.replace("<SUBSYS>", "") and "*" not in spelling:
+                found.append(spelling)
+        return found
+
+    def _family_instances(self, upper: str) -> set[str]:
+        """The subsystem families filled in with the subsystems ``upper`` names (SCHEDD_NUM_LOGS ->
+        MAX_NUM_SCHEDD_LOG, SCHEDD_LOG, ...): did-you-mean candidates that no table lists."""
+        padded = f"_{upper}_"
+        named = [s for s in self.subsystems if f"_{s}_" in padded]
+        return {spelling.replace("<SUBSYS>", s) for s in named for spelling in self._subsys_spellings}
+
     def _suggest(self, upper: str, limit: int) -> list[str]:
         spellings = self._spellings
         # Compare only names sharing a word or the first three letters (difflib is slow on ~1,500 names);
@@ -268,16 +322,25 @@ class Knowledge:
             nearby = {u for key in keys for u in by_word[key]}
             nearby = self._nearby_memo[(keys, len(upper))] = sorted(
                 u for u in nearby if 2 * len(upper) <= 3 * len(u) and 2 * len(u) <= 3 * len(upper))
-        close = _close_matches(upper, nearby, limit, self._letters)
+        instances = sorted(self._family_instances(upper) - {upper})
+        close = _close_matches(upper, sorted(set(nearby) | set(instances)), limit, self._letters)
         squashed = upper.replace("_", "")
-        # Missing or extra underscores (MAX_JOB_RETIREMENT_TIME vs MAXJOBRETIREMENTTIME) beat spelling.
-        same = self._squashed.get(squashed, [])
-        same = [u for u in same if u != upper]
+        # Missing or extra underscores (MAX_JOB_RETIREMENT_TIME vs MAXJOBRETIREMENTTIME) beat spelling;
+        # then the same words in another order or number (SCHEDD_NUM_LOGS vs MAX_NUM_SCHEDD_LOG).
+        same = [u for u in self._squashed.get(squashed, []) if u != upper]
+        words = _words(upper)
+        same_words, one_more = [], []
+        if len(words) >= 2:
+            for candidate in [*nearby, *instances]:
+                theirs = _words(candidate)
+                if candidate != upper and words <= theirs:
+                    (same_words if theirs == words else one_more if len(theirs) == len(words) + 1 else []).append(
+                        candidate)
         ordered = []
-        for candidate in same + close:
+        for candidate in same + sorted(same_words) + sorted(one_more, key=len) + close:
             if candidate not in ordered and candidate != upper:
                 ordered.append(candidate)
-        return [spellings[u] for u in ordered[:limit]]
+        return [spellings.get(u, u) for u in ordered[:limit]]
 
     def obsolete(self, name: str) -> dict | None:
         """``{pattern, status: removed|deprecated, replacement, note}`` for an obsolete knob, else None."""
@@ -331,6 +394,11 @@ class Knowledge:
 
 
 _CUTOFF = 0.8
+
+
+def _words(name: str) -> frozenset:
+    """The words of a knob name, a plural ``S`` dropped (LOGS ~ LOG)."""
+    return frozenset(w[:-1] if len(w) > 3 and w.endswith("S") else w for w in name.split("_") if w)
 
 
 def _close_matches(word: str, candidates: list[str], limit: int, letters: dict[str, Counter]) -> list[str]:
