@@ -9,6 +9,10 @@ ERROR = "error"
 WARNING = "warning"
 INFO = "info"
 SEVERITIES = (ERROR, WARNING, INFO)
+# The lowest severity that fails a lint run unless --fail-on / the project's fail-on says otherwise:
+# warnings fail (as ruff, shellcheck and hadolint do; a passing pre-commit hook's output is never
+# read), info never does.
+DEFAULT_FAIL_ON = WARNING
 
 
 class Location:

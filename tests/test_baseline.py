@@ -53,7 +53,7 @@ def test_a_fixed_finding_leaves_a_stale_entry(lint, tmp_path):
     (tmp_path / "condor_config").write_text("HOSTALLOW_READ = *.example.org\n")
     status, report, _ = lint()
     stale = [f for f in report["findings"] if f["code"] == "CFG005"]
-    assert status == 0 and len(stale) == 1 and stale[0]["file"] == "accepted.json"
+    assert status == 1 and len(stale) == 1 and stale[0]["file"] == "accepted.json"  # (a warning fails the run)
     assert "IS_OWNER" in stale[0]["message"] and stale[0]["severity"] == "warning"
     lines = (tmp_path / "accepted.json").read_text().splitlines()
     assert '"knob": "IS_OWNER"' in lines[stale[0]["line"] - 1]

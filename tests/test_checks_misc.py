@@ -53,7 +53,7 @@ def test_subsystem_definitions_count_as_defined(tmp_path):
 @pytest.mark.parametrize("text, severity", [
     ("STARTD_ATTRS = Site\nSite = CERN Geneva\n", "error"),
     ("SLOT1_STARTD_ATTRS = Site\nSite = 1.2.3\n", "error"),
-    ("STARTD_ATTRS = Site\nSite = Geneva\n", "warning"),
+    ("STARTD_ATTRS = Site\nSite = Geneva\n", "error"),  # a bare word: an attribute reference no ad defines, undefined in the ad
 ])
 def test_unquoted_exported_values(tmp_path, text, severity):
     [finding] = lint(tmp_path, text, select=["KNB301"])

@@ -62,10 +62,16 @@ def test_macro_defined_in_another_file_is_reported_where_the_job_attribute_is_wr
 
 def test_reach_through_start_under_the_desktop_policy(tmp_path):
     """IS_OWNER = (START =?= False) from the template; the user's START line is what is wrong."""
-    [finding] = lint(tmp_path, "use POLICY : Desktop\n", 'START = $(START) && Owner != "guest"\n')
+    [finding] = lint(tmp_path, "use POLICY : Desktop\n", 'START = $(START) || Owner == "alice"\n')
     assert finding.location.file.endswith("02.conf") and finding.location.line == 1
-    assert finding.severity == "warning"  # guarded by =?=: the startd does not abort, Owner state is lost
+    assert finding.severity == "error"  # OR-ed: START undefined when the machine is busy, Owner state lost
     assert "POLICY:DESKTOP" in finding.message and "Owner" in finding.message
+    assert "never enters the Owner state" in finding.message
+
+
+def test_job_clause_anded_into_start_keeps_the_owner_state(tmp_path):
+    """False && UNDEFINED is False: with the keyboard busy IsOwner is still true (HTCondor agrees)."""
+    assert lint(tmp_path, "use POLICY : Desktop\n", 'START = $(START) && Owner != "guest"\n') == []
 
 
 def test_shipped_policies_alone_are_clean(tmp_path):

@@ -178,3 +178,17 @@ def test_did_you_mean_uses_families(kb, typo, best):
 def test_manual_page_of_a_knob(kb):
     assert kb.manual_page("slot_config_failure_mode") == "admin-manual/configuration/startd.rst"
     assert kb.manual_page("NOT_A_KNOB") is None
+
+
+def test_declared_daemons_are_bounded(tmp_path):
+    """100,000 dotted names must not become a 100,000-branch regex (the run stays fast)."""
+    import time
+
+    from condorcfg.lint import engine
+
+    path = tmp_path / "condor_config"
+    path.write_text("".join(f"D{i}.X_LOG = 1\nD{i}_LOG = 1\n" for i in range(20_000)))
+    started = time.process_time()
+    findings = engine.run(str(path)).findings
+    assert time.process_time() - started < 15
+    assert any(f.code == "KNB303" for f in findings)

@@ -416,8 +416,8 @@ def test_exit_codes(cli, tmp_path, monkeypatch):
     write(tmp_path, "HOSTALLOW_READ = x\n", "error.conf")
     write(tmp_path, "X = 1\n", "clean.conf")
     assert cli("clean.conf")[0] == 0
-    assert cli("warn.conf")[0] == 0                        # default --fail-on error
-    assert cli("warn.conf", "--fail-on", "warning")[0] == 1
+    assert cli("warn.conf")[0] == 1                        # default --fail-on warning
+    assert cli("warn.conf", "--fail-on", "error")[0] == 0
     assert cli("error.conf")[0] == 1
     assert cli("error.conf", "--ignore", "TST001")[0] == 0
     assert cli("missing.conf")[0] == 2

@@ -6,7 +6,7 @@ more, read in order; with neither, the project's ``roots``, then ``CONDOR_CONFIG
 configuration is read as the target host would read it, but only from the given paths, the
 project and ``--sysroot`` (see :mod:`condorcfg.config.reader`, repository mode).
 
-Exit status: 0 no finding at or above ``--fail-on`` (default error), 1 findings, 2 usage
+Exit status: 0 no finding at or above ``--fail-on`` (default warning), 1 findings, 2 usage
 error, input that cannot be read, or an unusable rule, project or baseline file.
 
 ``--pre-commit``: the paths are the files pre-commit passes (the hook runs on every commit,
@@ -22,7 +22,7 @@ import os
 import re
 import sys
 
-from condorcfg.diagnostics import SEVERITIES, CondorcfgError, Diagnostic, Location
+from condorcfg.diagnostics import DEFAULT_FAIL_ON, SEVERITIES, CondorcfgError, Diagnostic, Location
 from condorcfg.report import FORMATS
 from condorcfg.textsafe import safe_line
 
@@ -55,7 +55,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--extend-select", metavar="CODES", help="rules to run in addition")
     parser.add_argument("--ignore", metavar="CODES", help="comma-separated codes, prefixes or slugs to skip")
     parser.add_argument("--fail-on", choices=SEVERITIES, help="lowest severity that makes the exit status 1 "
-                        "(default: error)")
+                        f"(default: {DEFAULT_FAIL_ON})")
     parser.add_argument("--baseline", metavar="FILE",
                         help="hide the findings FILE accepts (default: `baseline` in the project settings)")
     parser.add_argument("--write-baseline", metavar="FILE",
@@ -101,7 +101,7 @@ def run(args) -> int:
         settings.select = _codes(args.select)
     settings.extend_select += _codes(args.extend_select)
     settings.ignore += _codes(args.ignore)
-    fail_on = args.fail_on or project.fail_on or "error"
+    fail_on = args.fail_on or project.fail_on or DEFAULT_FAIL_ON
     sysroot = args.sysroot or project.sysroot
     if sysroot and not os.path.isdir(sysroot):
         return _usage(f"sysroot {sysroot} is not a directory")
@@ -172,7 +172,7 @@ def run(args) -> int:
             return _usage(f"cannot write {args.output}: {exc.strerror}")
     else:
         sys.stdout.write(report)
-    if any(f.rule == engine.LIMIT_REACHED and f.severity == "error" for f in result.findings):
+    if any(f.rule == engine.LIMIT_REACHED for f in result.findings):
         return EXIT_USAGE  # checking stopped part-way: fail closed, whatever --fail-on says
     return EXIT_FINDINGS if result.fails(fail_on) else EXIT_OK
 

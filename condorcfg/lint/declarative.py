@@ -26,11 +26,20 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-ENGINE_KINDS = ("unused-suppression", "invalid-suppression", "internal-error", "config-diagnostic", "stale-baseline",
-                "limit-reached")
+# What the engine itself reports (rules/meta.yaml claims each with `match: {engine: KIND}`).
+UNUSED_SUPPRESSION = "unused-suppression"
+INVALID_SUPPRESSION = "invalid-suppression"
+INTERNAL_ERROR = "internal-error"
+CONFIG_DIAGNOSTIC = "config-diagnostic"
+CONFIG_ERROR = "config-error"
+STALE_BASELINE = "stale-baseline"
+LIMIT_REACHED = "limit-reached"
+REGEX_TIME_LIMIT = "regex-time-limit"
+ENGINE_KINDS = (UNUSED_SUPPRESSION, INVALID_SUPPRESSION, INTERNAL_ERROR, CONFIG_DIAGNOSTIC, CONFIG_ERROR,
+                STALE_BASELINE, LIMIT_REACHED, REGEX_TIME_LIMIT)
 # Engine findings no small example provokes (a crash; a baseline entry; a limit meant for hostile
 # input, tested in tests/test_bounds_*.py): no `fail` example.
-NO_FAIL_EXAMPLE = ("internal-error", "stale-baseline", "limit-reached")
+NO_FAIL_EXAMPLE = (INTERNAL_ERROR, STALE_BASELINE, LIMIT_REACHED, REGEX_TIME_LIMIT)
 _KNOB_KEYS = {"knob", "value", "value_not", "expanded", "parse", "references", "scope", "definitions",
               "message"}
 _SCOPES = ("any", "target", "my", "none")

@@ -23,17 +23,13 @@ from condorcfg.classad.budget import command_budget
 from condorcfg.config.limits import BUDGET_CODE
 from condorcfg.config.reader import UNUSABLE_INPUT
 from condorcfg.diagnostics import ERROR, INFO, SEVERITIES, WARNING, CondorcfgError, Diagnostic, Location
+# What the engine itself reports (see rules/meta.yaml); looked up by slug so codes may change.
+from condorcfg.lint.declarative import (CONFIG_DIAGNOSTIC, CONFIG_ERROR, INTERNAL_ERROR, INVALID_SUPPRESSION,
+                                        LIMIT_REACHED, REGEX_TIME_LIMIT, STALE_BASELINE, UNUSED_SUPPRESSION)
 from condorcfg.records import factory, record
 
 SEVERITY_RANK = {INFO: 0, WARNING: 1, ERROR: 2}
 
-# What the engine itself reports (see rules/meta.yaml); looked up by slug so codes may change.
-UNUSED_SUPPRESSION = "unused-suppression"
-INVALID_SUPPRESSION = "invalid-suppression"
-INTERNAL_ERROR = "internal-error"
-CONFIG_DIAGNOSTIC = "config-diagnostic"
-STALE_BASELINE = "stale-baseline"
-LIMIT_REACHED = "limit-reached"
 MAX_FINDINGS_PER_RULE = 10_000  # past this, a rule's findings are counted in one summary finding
 
 # Why a rule did not run: what it needs -> what the report says ("3 rules skipped (need --machine)").
@@ -363,9 +359,13 @@ class LintContext:
         return start[0], col, start[0], col + max(width, 1)
 
     # -- findings ---------------------------------------------------------
-    def finding(self, message: str, at=None, span: tuple | None = None, severity: str | None = None,
-                fix: str | None = None, notes: Iterable[str] = ()) -> Diagnostic:
-        """A Diagnostic of the current rule, at a Definition (with provenance) or a Location."""
+    def finding(self, message: str, at=None, span: tuple | None = None, fix: str | None = None,
+                notes: Iterable[str] = ()) -> Diagnostic:
+        """A Diagnostic of the current rule, at a Definition (with provenance) or a Location.
+
+        Its severity is the rule's (rules/*.yaml, what `condorcfg rules` and `explain` show): a check
+        cannot choose another; a case that deserves another severity is another rule.
+        """
         rule = self.rule
         notes = list(notes)
         location = None
@@ -374,7 +374,7 @@ class LintContext:
         elif at is not None:  # a Definition
             location, message, extra = self._place(at, message, span)
             notes.extend(extra)
-        return Diagnostic(severity or (rule.severity if rule else WARNING), message, location,
+        return Diagnostic(rule.severity if rule else WARNING, message, location,
                           code=rule.code if rule else None, rule=rule.name if rule else None,
                           fix=fix if fix is not None else (rule.fix if rule else None), notes=notes,
                           knob=getattr(at, "name", None) if at is not None and not isinstance(at, Location)
@@ -443,11 +443,12 @@ def run(target, *, machine=None, settings: LintSettings | None = None, ruleset=N
         result = _run(target, machine, settings, ruleset, allow_exec, subsystem, local_name, sysroot,
                       allowed_dirs, whole)
     if budget.spent != spent_before and not result.fatal:
-        rule = next((r for r in ruleset if r.match and r.match.get("engine") == LIMIT_REACHED), None)
+        kind = LIMIT_REACHED if budget.failed else REGEX_TIME_LIMIT
+        rule = next((r for r in ruleset if r.match and r.match.get("engine") == kind), None)
         if rule is not None:  # evaluations failed from here on: the findings may be incomplete, say so
             note = "rules that evaluate expressions (constant START, policy checks) may have missed findings"
             result.findings = _finish([*result.findings, Diagnostic(
-                ERROR if budget.failed else WARNING, f"{budget.message()}; {note}", None, code=rule.code,
+                rule.severity, f"{budget.message()}; {note}", None, code=rule.code,
                 rule=rule.name, fix=rule.fix)], settings, ruleset, result.files)
     return result
 
@@ -459,11 +460,11 @@ def _run(target, machine, settings: LintSettings, ruleset, allow_exec: bool, sub
     by_engine = {r.match.get("engine"): r for r in ruleset if r.match and "engine" in r.match}
     findings: list[Diagnostic] = []
 
-    def engine_finding(kind: str, message: str, location=None, severity=None, always=False, notes=()):
+    def engine_finding(kind: str, message: str, location=None, always=False, notes=()):
         rule = by_engine.get(kind)
         if rule is None or (rule.code not in enabled_codes and not always):
             return
-        findings.append(Diagnostic(severity or rule.severity, message, location, code=rule.code, rule=rule.name,
+        findings.append(Diagnostic(rule.severity, message, location, code=rule.code, rule=rule.name,
                                    fix=rule.fix, notes=list(notes)))
 
     config = target
@@ -589,33 +590,33 @@ def _normalise(item, rule) -> Diagnostic:
         raise TypeError(f"a check must yield Diagnostics, got {type(item).__name__}")
     item.code = rule.code
     item.rule = rule.name
-    if item.severity not in SEVERITIES:
-        item.severity = rule.severity
+    item.severity = rule.severity  # one source of truth: the rule's severity
     if item.fix is None:
         item.fix = rule.fix or None
     return item
 
 
 def _reader_finding(diagnostic: Diagnostic, ruleset, enabled_codes, findings, fatal: bool = False) -> None:
-    """Report a reader diagnostic under the rule claiming its kind, or the catch-all config-diagnostic rule.
+    """Report a reader diagnostic under the rule claiming its kind, or a catch-all rule, at that rule's severity.
 
-    A spent reading or expansion budget (``budget-exceeded``) is the engine's limit-reached rule:
-    the configuration could not be read to its end, so nothing after that point was checked.
+    A rule claiming the diagnostic's kind reports it at that rule's severity.  Otherwise what HTCondor
+    refuses (an error of the reader) is the config-error rule and the rest config-diagnostic; what
+    stopped the reading (``fatal``) is always at error level: config-error unless an error rule claims it.  A spent reading or expansion budget (``budget-exceeded``) is the engine's
+    limit-reached rule: the configuration could not be read to its end, so nothing after that point was
+    checked.
     """
+    by_engine = {r.match.get("engine"): r for r in ruleset if r.match and "engine" in r.match}
     rule = ruleset.reader_kinds().get(diagnostic.code or "")
     if diagnostic.code == BUDGET_CODE:
-        rule = next((r for r in ruleset if r.match and r.match.get("engine") == LIMIT_REACHED), None) or rule
-    severity = None
-    if rule is None:
-        rule = next((r for r in ruleset if r.match and r.match.get("engine") == CONFIG_DIAGNOSTIC), None)
-        severity = diagnostic.severity
+        rule = by_engine.get(LIMIT_REACHED) or rule
+    if rule is None or (fatal and rule.severity != ERROR):  # (a claiming rule decides its kinds' severity)
+        rule = by_engine.get(CONFIG_ERROR if fatal or diagnostic.severity == ERROR else CONFIG_DIAGNOSTIC)
     if rule is None:
         return
     if rule.code not in enabled_codes and not fatal:
         return
-    findings.append(Diagnostic(ERROR if fatal else (severity or rule.severity), diagnostic.message,
-                               diagnostic.location, code=rule.code, rule=rule.name,
-                               fix=diagnostic.fix or rule.fix or None, notes=list(diagnostic.notes)))
+    findings.append(Diagnostic(rule.severity, diagnostic.message, diagnostic.location, code=rule.code,
+                               rule=rule.name, fix=diagnostic.fix or rule.fix or None, notes=list(diagnostic.notes)))
 
 
 def _apply_suppressions(findings, ctx, ruleset, enabled_codes, settings, files, result, engine_finding):

@@ -12,7 +12,7 @@ first directory holding either file wins, ``.condorcfg.yaml`` before ``pyproject
     extend-select = ["KNB307"]             # added to the default (or `select`) set
     ignore = ["MAC203"]
     severity = {KNB303 = "error"}          # per-rule severity override
-    fail-on = "warning"                    # error (default) | warning | info
+    fail-on = "error"                      # warning (default) | error | info
     machine = "machines/ep.yaml"           # default machine profile: file, or a name below
     require-reason = true                  # a suppression must say why
     known-knobs = ["SITE_.*", "GPU_MONITOR"]   # site-specific knob names (regexes)

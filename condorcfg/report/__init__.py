@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 
+from condorcfg.diagnostics import DEFAULT_FAIL_ON
 from condorcfg.records import factory, record
 
 FORMATS = ("text", "json", "sarif", "github", "gitlab", "junit")
@@ -21,7 +22,7 @@ class ReportView:
     ruleset: object = None
     root: str = "."          # SARIF %SRCROOT%: the project directory
     color: bool = False
-    fail_on: str = "error"
+    fail_on: str = DEFAULT_FAIL_ON
     quiet: bool = False      # text: the findings only, no summary or docs hints
     # paths already shown (a report has thousands of findings in a few files)
     _shown: dict = factory(dict, init=False)

@@ -14,20 +14,30 @@ from condorcfg.lint.checks._util import (EXPRESSION_KNOBS, is_user, raw_span, tr
                                          user_definitions)
 
 
-@check
-def trailing_comment(ctx):
+def _trailing_comments(ctx, in_expression: bool):
     for name, definition in user_definitions(ctx):
         raw = definition.raw or ""
         if "#" not in raw or "\n" in raw:
             continue  # heredoc bodies keep their own comment syntax
+        if bool(EXPRESSION_KNOBS.fullmatch(name)) != in_expression:
+            continue
         at = trailing_comment_offset(raw)
         if at is None:
             continue
-        kind = "expression" if EXPRESSION_KNOBS.fullmatch(name) else "value"
+        kind = "expression" if in_expression else "value"
         yield ctx.finding(f"`{raw[at:].strip()}` is part of the {kind} of {name}: HTCondor only treats `#` at the "
                           f"start of a line as a comment", at=definition,
-                          span=raw_span(ctx, definition, at, len(raw)),
-                          severity="error" if kind == "expression" else None)
+                          span=raw_span(ctx, definition, at, len(raw)))
+
+
+@check
+def trailing_comment(ctx):
+    yield from _trailing_comments(ctx, in_expression=False)
+
+
+@check
+def trailing_comment_in_expression(ctx):
+    yield from _trailing_comments(ctx, in_expression=True)
 
 
 @check

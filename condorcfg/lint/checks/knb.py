@@ -90,7 +90,7 @@ def unquoted_string_attr(ctx):
         yield ctx.finding(
             f"{item} = {word} is exported by {list_name} as an attribute reference to `{word}`, which no ad "
             f"defines, so {item} is undefined in the ad; a string needs quotes",
-            at=definition, span=ctx.value_span(definition), severity="warning",
+            at=definition, span=ctx.value_span(definition),
             fix=f'{item} = "{word}"')
 
 
@@ -170,6 +170,10 @@ MAX_SUGGESTED = 2000  # unknown knobs per run that get a did-you-mean
 
 
 _DAEMON_BINARY = re.compile(r"(?i)^\s*(?:\$\((\w+)\)|\S*/condor_\w+)\s*$")
+_DAEMON_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+# The declared daemons become one alternation in the family patterns: bounded, so that a hostile
+# configuration with 100,000 dotted names does not compile a 100,000-branch regex.
+MAX_DECLARED_DAEMONS = 256
 
 
 def _declared_daemons(ctx) -> set[str]:
@@ -182,31 +186,34 @@ def _declared_daemons(ctx) -> set[str]:
         if "." in name:
             daemons.add(name.split(".", 1)[0].upper())
             continue
-        definition = ctx.config.source(name)
-        found = _DAEMON_BINARY.match(getattr(definition, "raw", None) or "")
+        raw = getattr(ctx.config.source(name), "raw", None) or ""
+        found = _DAEMON_BINARY.match(raw) if "$(" in raw or "condor_" in raw else None
         if found and (found.group(1) is None or found.group(1).upper() in knowledge.subsystems
                       or found.group(1).upper() in knowledge.daemons):
             daemons.add(name.upper())
-    return daemons
+    named = sorted(d for d in daemons if _DAEMON_NAME.fullmatch(d))
+    return set(named[:MAX_DECLARED_DAEMONS])
 
 
 @check
 def unknown_knob(ctx):
     knowledge = ctx.knowledge
-    daemons = _declared_daemons(ctx)
     candidates = []
     for name in ctx.names():
         definition = ctx.config.source(name)
         if definition is None or getattr(definition, "origin", "file") != "file":
             continue
-        if (knowledge.is_known_knob(name, daemons) or ctx.is_site_knob(name)
-                or ctx.is_site_knob(name.split(".")[-1])):
+        if knowledge.is_known_knob(name) or ctx.is_site_knob(name) or ctx.is_site_knob(name.split(".")[-1]):
             continue
         if knowledge.obsolete(name.split(".")[-1]) is not None:
             continue  # UPG901-UPG904 / RTR101 say more than "unknown"
         candidates.append((name, definition))
     if not candidates:
         return
+    daemons = _declared_daemons(ctx)
+    if daemons:  # <SUBSYS>_LOG and the like also name the daemons this configuration declares
+        candidates = [(name, definition) for name, definition in candidates
+                      if not knowledge.is_known_knob(name, daemons)]
     used = _referenced_names(ctx) | set(exported_names(ctx)) | _attribute_names(ctx)
     suggested = 0
     for name, definition in candidates:

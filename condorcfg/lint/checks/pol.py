@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from condorcfg.lint.checks import check
 from condorcfg.lint.checks._fold import UNKNOWN, fold
-from condorcfg.lint.checks._trace import full_chain, responsible, route, slot_attribute_knobs, span_for, \
+from condorcfg.lint.checks._outcomes import ANY_JOB, DEFINED, NO_JOB, E, T, U, Outcomes
+from condorcfg.lint.checks._trace import Reach, full_chain, responsible, route, slot_attribute_knobs, span_for, \
     trace_attributes
 from condorcfg.lint.checks._util import describe, effective, empty_macro_notes, expanded, exported_names, is_user, parsed, \
     strip_parens
@@ -24,12 +25,19 @@ def _job_only(ctx, reach, exported) -> bool:
     return ctx.knowledge.is_job_only_attribute(reach.attribute)
 
 
-def _is_meta_false_test(node) -> bool:
-    """``START =?= False`` (the shipped Desktop IS_OWNER): undefined START makes it false, not an abort."""
-    from condorcfg.classad import ast
+def _owner_outcomes(ctx, node, exported) -> tuple[frozenset, frozenset, frozenset]:
+    """What IsOwner can be without a job, with whatever job comes, and with a job defining what it reads."""
+    attribute_knobs = slot_attribute_knobs(ctx, exported)
 
-    node = strip_parens(node)
-    return isinstance(node, ast.BinaryOp) and node.op in ("=?=", "is", "=!=", "isnt")
+    def resolve(name):
+        knob = attribute_knobs.get(name.upper())
+        target = ctx.config.source(knob) if knob else None
+        return parsed(ctx, target)[0] if target is not None else None
+
+    def is_job_attribute(scope, name):
+        return _job_only(ctx, Reach(name, scope, 0, 0, []), exported)
+
+    return tuple(Outcomes(resolve, is_job_attribute, job).outcomes(node) for job in (NO_JOB, ANY_JOB, DEFINED))
 
 
 @check
@@ -41,7 +49,15 @@ def job_attr_in_is_owner(ctx):
     node, _err, _text = parsed(ctx, definition)
     if node is None:
         return
-    guarded = _is_meta_false_test(node)
+    without_job, any_job, defining_job = _owner_outcomes(ctx, node, exported)
+    # What the job attributes break (three-valued logic: `False && TARGET.X` is still False, so a job clause
+    # AND-ed into START leaves the Owner state working): IsOwner undefined or error without a job where a job
+    # defining the attributes makes it a value (the startd aborts), or never true without a job although it
+    # can be with one (the Owner state is never entered).
+    aborts = bool((without_job & {U, E}) - defining_job)
+    never_owner = T in any_job and T not in without_job
+    if not (aborts or never_owner):
+        return
     reported = set()
     for reach in trace_attributes(ctx, definition, slot_attribute_knobs(ctx, exported)):
         if not _job_only(ctx, reach, exported):
@@ -56,20 +72,17 @@ def job_attr_in_is_owner(ctx):
             continue
         reported.add(key)
         through = route(chain)
-        indirect = len(reach.path) > 1
-        if indirect and guarded:
-            after_start = route(chain[1:]) if len(chain) > 1 else ""
-            message = (f"IS_OWNER = `{(definition.raw or '').strip()}` ({describe(definition)}) reads START, and "
-                       f"START{after_start} refers to job attribute {shown}: without a job START is undefined, so "
-                       f"IS_OWNER is never true and the slot never enters the Owner state")
-            severity = "warning"
-        else:
+        if aborts:
             message = (f"IS_OWNER refers to job attribute {shown}{through}; IS_OWNER is evaluated without a "
-                       f"job, so {shown} is undefined there (a non-boolean IsOwner makes the startd abort)")
-            severity = None
+                       f"job, where {shown} is undefined, and then IsOwner is undefined: the startd aborts "
+                       f"(\"Invalid evaluation of IsOwner\")")
+        else:
+            message = (f"IS_OWNER = `{(definition.raw or '').strip()}` ({describe(definition)}) depends on job "
+                       f"attribute {shown}{through}, which is undefined where IS_OWNER is evaluated (no job); "
+                       f"there it can never be true, so the slot never enters the Owner state (a job clause that "
+                       f"is OR-ed or negated makes START undefined, not false)")
         notes = [f"{d.name} is set at {describe(d)}" for d in chain if d is not blame]
-        yield ctx.finding(message, at=blame, span=span_for(ctx, blame, chain, reach.attribute), severity=severity,
-                          notes=notes)
+        yield ctx.finding(message, at=blame, span=span_for(ctx, blame, chain, reach.attribute), notes=notes)
 
 
 # What a constant policy means for the pool.

@@ -63,8 +63,7 @@ def _layout_findings(ctx, wanted):
         at = definition if definition is not None else diagnostic.location
         span = ctx.value_span(definition) if definition is not None and is_user(definition) else None
         notes = list(diagnostic.notes) + (empty_macro_notes(ctx, definition) if definition is not None else [])
-        yield ctx.finding(diagnostic.message, at=at, span=span, notes=notes,
-                          severity=diagnostic.severity if diagnostic.severity in ("warning", "info") else None)
+        yield ctx.finding(diagnostic.message, at=at, span=span, notes=notes)
 
 
 @check

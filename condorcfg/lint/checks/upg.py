@@ -52,29 +52,52 @@ def obsolete_knob(ctx):
 _HOSTALLOW = re.compile(r"HOST(ALLOW|DENY)_.+", re.IGNORECASE)
 
 
-@check
-def hostallow_knob(ctx):
+def _hostallow_lines(ctx):
+    """(name, definition, modern name, modern is set, lost) for each HOSTALLOW_*/HOSTDENY_* line of the user
+    that HTCondor ignores; ``lost``: the line meant to restrict a level (or deny hosts) that nothing restricts
+    now.  A line used as a macro by the same level's ALLOW_/DENY_ knob is not ignored (ALLOW_WRITE =
+    $(HOSTALLOW_WRITE)); used only by another level's list (ALLOW_WRITE = $(HOSTALLOW_ADMINISTRATOR)) it is."""
     from condorcfg.lint.checks._util import macro_references
 
     candidates = [name for name in ctx.names() if _HOSTALLOW.fullmatch(name)]
     if not candidates:
         return  # the usual case: no need to scan every value for references
-    referenced = set()
+    referenced_by: dict[str, set[str]] = {}
     for name in ctx.names():
         for definition in ctx.config.history(name):
-            referenced.update(r.name.upper() for r in macro_references(definition.raw or ""))
-            referenced.update(r.name.upper() for r in macro_references(getattr(definition, "text", "") or ""))
+            for text in (definition.raw or "", getattr(definition, "text", "") or ""):
+                for ref in macro_references(text):
+                    referenced_by.setdefault(ref.name.upper(), set()).add(name.upper())
     for name in candidates:
         definition = ctx.config.source(name)
-        if not is_user(definition) or name.upper() in referenced:
-            continue  # used as an ordinary macro, e.g. ALLOW_WRITE = $(HOSTALLOW_WRITE)
+        if not is_user(definition):
+            continue
         modern = name.upper().replace("HOST", "", 1)
+        if modern in referenced_by.get(name.upper(), set()):
+            continue  # an ordinary macro of the level it names
         has_modern = ctx.config.source(modern) is not None
-        consequence = (f"{modern} is set, so this line is dead" if has_modern else
-                       f"and {modern} is not set, so that level is open to anyone instead")
-        yield ctx.finding(f"{name} is ignored: HTCondor no longer reads HOSTALLOW_*/HOSTDENY_* knobs, "
-                          f"{consequence}", at=definition, fix=f"rename it to {modern}",
-                          severity="warning" if has_modern else None)
+        allows_all = name.upper().startswith("HOSTALLOW") and (definition.raw or "").strip() == "*"
+        yield name, definition, modern, has_modern, not has_modern and not allows_all
+
+
+@check
+def hostallow_knob(ctx):
+    for name, definition, modern, _has_modern, lost in _hostallow_lines(ctx) or ():
+        if not lost:
+            continue
+        what = "open to anyone instead" if name.upper().startswith("HOSTALLOW") else "not denied to those hosts"
+        yield ctx.finding(f"{name} is ignored: HTCondor no longer reads HOSTALLOW_*/HOSTDENY_* knobs, and {modern} "
+                          f"is not set, so that level is {what}", at=definition, fix=f"rename it to {modern}")
+
+
+@check
+def hostallow_ignored(ctx):
+    for name, definition, modern, has_modern, lost in _hostallow_lines(ctx) or ():
+        if lost:
+            continue
+        why = f"{modern} is set" if has_modern else "it allows everyone, which changes nothing"
+        yield ctx.finding(f"{name} is ignored: HTCondor no longer reads HOSTALLOW_*/HOSTDENY_* knobs ({why}), so "
+                          f"this line is dead", at=definition, fix=f"delete it, or merge it into {modern}")
 
 
 @check
