@@ -60,11 +60,11 @@ class Diagnostic:
     creating dataclasses - with the ``dataclasses`` module itself - costs start-up time.)
     """
 
-    __slots__ = ("severity", "message", "location", "code", "rule", "fix", "notes", "knob")
+    __slots__ = ("severity", "message", "location", "code", "rule", "fix", "notes", "knob", "causes")
 
     def __init__(self, severity: str, message: str, location: Location | None = None, code: str | None = None,
                  rule: str | None = None, fix: str | None = None, notes: list[str] | None = None,
-                 knob: str | None = None):
+                 knob: str | None = None, causes: frozenset = frozenset()):
         self.severity = severity
         self.message = message
         self.location = location
@@ -73,6 +73,9 @@ class Diagnostic:
         self.fix = fix
         self.notes: list[str] = [] if notes is None else notes
         self.knob = knob  # the knob a lint finding is about (baselines key on it, not on lines)
+        # upper-case macros whose expanding to nothing is the whole reason for a lint finding: one root
+        # cause is reported once (lint/engine.py, _one_finding_per_cause)
+        self.causes = causes
 
     def _key(self) -> tuple:
         return (self.severity, self.message, self.location, self.code, self.rule, self.fix, self.notes, self.knob)
@@ -88,7 +91,7 @@ class Diagnostic:
         return "Diagnostic(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__) + ")"
 
     def copy(self) -> "Diagnostic":
-        return Diagnostic(*self._key()[:6], list(self.notes), self.knob)
+        return Diagnostic(*self._key()[:6], list(self.notes), self.knob, self.causes)
 
     def format(self) -> str:
         """``FILE:LINE:COL: severity CODE: message`` and a ``note:`` line per note, safe to print.

@@ -603,3 +603,24 @@ def test_config_root_given_twice_lints_both(cli, tmp_path):
                          "--select", "TST")
     assert status == 1
     assert sorted(f["file"] for f in json.loads(out)["findings"]) == ["a/condor_config", "b/condor_config"]
+
+
+def test_one_root_cause_gives_one_finding(tmp_path):
+    """An undefined macro that breaks two expressions: one finding, which says what else it breaks;
+    and never the advice to quote an expression whose only fault is the empty macro."""
+    path = tmp_path / "condor_config"
+    path.write_text("STARTD_ATTRS = InRange\nInRange = ( SlotID >= 1 && SlotID <= ($(HI)) )\n"
+                    "START = $(InRange) && KeyboardIdle > 60\n")
+    findings = engine.run(str(path)).findings
+    assert [(f.code, f.location.line) for f in findings] == [("KNB301", 2)]
+    [finding] = findings
+    assert "because $(HI) expands to nothing" in finding.message and "quote" not in (finding.fix or "")
+    assert any("also affects START" in note and "EXP403" in note for note in finding.notes)
+    assert any("also affects InRange" in note and "MAC201" in note for note in finding.notes)
+
+
+def test_a_parse_error_with_another_fault_is_not_blamed_on_the_empty_macro(tmp_path):
+    path = tmp_path / "condor_config"
+    path.write_text("START = ($(HI)) && KeyboardIdle >\n")
+    codes = sorted(f.code for f in engine.run(str(path)).findings)
+    assert codes == ["EXP403", "MAC201"]  # two faults: the macro and the dangling `>`

@@ -145,3 +145,25 @@ def template_names(category: str) -> list[str]:
 def find_template(category: str, name: str) -> Template | None:
     """The template ``category : name`` (both case-insensitive), or None if HTCondor has no such template."""
     return _load().get(category.strip().upper(), {}).get(name.strip().upper())
+
+
+_ASSIGNED = re.compile(r"^[ \t]*([A-Za-z_][A-Za-z0-9_.]*)[ \t]*(?:\+?=|@=)", re.MULTILINE)
+_assigning: dict[str, list[str]] | None = None
+
+
+def templates_assigning(name: str) -> list[str]:
+    """``use`` lines (``POLICY : UWCS_Desktop``) of the templates that assign ``name``: where a macro a
+    configuration refers to but never defines usually comes from (UWCS_START, ActivationTimer)."""
+    global _assigning
+    if _assigning is None:
+        index: dict[str, list[str]] = {}
+        for category in categories():
+            for template_name in template_names(category):
+                template = find_template(category, template_name)
+                for found in _ASSIGNED.finditer(template.body if template else ""):
+                    uses = index.setdefault(found.group(1).upper(), [])
+                    use = f"{category} : {template.name}"
+                    if use not in uses:
+                        uses.append(use)
+        _assigning = index
+    return list(_assigning.get(name.upper(), []))

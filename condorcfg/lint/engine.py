@@ -360,7 +360,7 @@ class LintContext:
 
     # -- findings ---------------------------------------------------------
     def finding(self, message: str, at=None, span: tuple | None = None, fix: str | None = None,
-                notes: Iterable[str] = ()) -> Diagnostic:
+                notes: Iterable[str] = (), causes: frozenset = frozenset()) -> Diagnostic:
         """A Diagnostic of the current rule, at a Definition (with provenance) or a Location.
 
         Its severity is the rule's (rules/*.yaml, what `condorcfg rules` and `explain` show): a check
@@ -378,7 +378,7 @@ class LintContext:
                           code=rule.code if rule else None, rule=rule.name if rule else None,
                           fix=fix if fix is not None else (rule.fix if rule else None), notes=notes,
                           knob=getattr(at, "name", None) if at is not None and not isinstance(at, Location)
-                          else None)
+                          else None, causes=causes)
 
     def _place(self, definition, message: str, span):
         origin = getattr(definition, "origin", "file")
@@ -707,4 +707,32 @@ def _finish(findings, settings: LintSettings, ruleset, files) -> list[Diagnostic
             return (-1, "", 0, 0, finding.code or "")
         return (order.get(loc.file, len(order)), loc.file, loc.line, loc.column, finding.code or "")
 
-    return sorted(result, key=sort_key)
+    return _one_finding_per_cause(sorted(result, key=sort_key))
+
+
+def _one_finding_per_cause(findings: list[Diagnostic]) -> list[Diagnostic]:
+    """One root cause, one finding: a finding that exists only because macros expand to nothing
+    (``causes``) is dropped when findings already kept name all of those macros.
+
+    The most severe findings are kept first (an expression that does not parse says more than
+    "$(X) is not defined"), then in file order; the order of the result is unchanged.
+    """
+    if not any(f.causes for f in findings):
+        return findings
+    reported: dict[str, Diagnostic] = {}  # cause -> the kept finding that reports it
+    dropped: set[int] = set()
+    ranked = sorted(range(len(findings)), key=lambda i: -SEVERITY_RANK.get(findings[i].severity, 0))
+    for index in ranked:
+        finding = findings[index]
+        if not finding.causes:
+            continue
+        if all(cause in reported for cause in finding.causes):
+            dropped.add(index)
+            keeper = reported[min(finding.causes)]
+            where = f"{finding.location.file}:{finding.location.line}" if finding.location else "the configuration"
+            what = f"{finding.knob} " if finding.knob else ""
+            keeper.notes.append(f"the same cause also affects {what}at {where} ({finding.code})")
+        else:
+            for cause in finding.causes:
+                reported.setdefault(cause, finding)
+    return [f for i, f in enumerate(findings) if i not in dropped]

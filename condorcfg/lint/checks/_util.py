@@ -350,7 +350,7 @@ def template_origin(ctx, definition) -> tuple[str, object]:
     return " ".join(statement.text.split()), statement.location
 
 
-def _empty_macros(ctx, definition, depth: int = 0) -> list[str]:
+def empty_macros(ctx, definition, depth: int = 0) -> list[str]:
     """Macros in the raw value (transitively) that expand to nothing: the usual cause of a parse error."""
     found = []
     for ref in macro_references(definition.raw or ""):
@@ -361,14 +361,54 @@ def _empty_macros(ctx, definition, depth: int = 0) -> list[str]:
         if not (text or "").strip():
             found.append(ref.name)
         elif target is not None and target is not definition:
-            found.extend(_empty_macros(ctx, target, depth + 1))
+            found.extend(empty_macros(ctx, target, depth + 1))
     return list(dict.fromkeys(found))
+
+
+def empty_macro_causes(ctx, definition) -> frozenset:
+    """The macros that expand to nothing in ``definition``'s value when they are why it does not parse.
+
+    Each is replaced by ``0`` and the value expanded and parsed again: when it then parses, those macros
+    are the whole problem (one root cause: the finding says to define them, never to quote the value).
+    Empty when the value is broken for another reason too, or when no macro expands to nothing.
+    """
+    from condorcfg.config import macros
+    from condorcfg.diagnostics import CondorcfgError
+
+    empty = {name.upper() for name in empty_macros(ctx, definition)}
+    if not empty or not (definition.raw or "").strip():
+        return frozenset()
+    config = ctx.config
+
+    def evaluate(found):
+        if found.kind == macros.NORMAL:
+            name, _default = macros.split_body(found.body)
+            if name and name.strip().upper() in empty:
+                return "0"
+        return config._evaluate(found)
+
+    try:
+        text = macros.expand(definition.raw, evaluate, config.budget)
+    except (CondorcfgError, macros.ExpansionLimit, RecursionError):
+        return frozenset()
+    node, err = ctx.parse_expression(text)
+    return frozenset(empty) if err is None and node is not None else frozenset()
 
 
 def empty_macro_notes(ctx, definition) -> list[str]:
     """``$(X) expands to nothing here`` notes explaining a broken value."""
-    return [f"$({name}) expands to nothing here" + ("" if ctx.config.source(name) else " (it is not defined)")
-            for name in _empty_macros(ctx, definition)]
+    return [f"$({name}) expands to nothing here" + ("" if ctx.config.source(name) else f" ({not_defined(name)})")
+            for name in empty_macros(ctx, definition)]
+
+
+def not_defined(name: str) -> str:
+    """"it is not defined", and which templates would define it (UWCS_START: `use FEATURE : ...`)."""
+    from condorcfg.config.templates import templates_assigning
+
+    uses = templates_assigning(name)
+    if not uses:
+        return "it is not defined"
+    return f"it is not defined; only a template defines it: {' or '.join(f'`use {u}`' for u in uses[:3])}"
 
 
 def name_rule(ctx, pattern: str, message: str):

@@ -11,7 +11,7 @@ import re
 from condorcfg.classad.functions import REGEX_ARGUMENT, regex_error
 from condorcfg.lint.checks import check
 from condorcfg.lint.checks._trace import POLICY_ATTRIBUTES
-from condorcfg.lint.checks._util import (empty_macro_notes, expanded, exported_names, expression_names, is_user,
+from condorcfg.lint.checks._util import (empty_macro_causes, empty_macro_notes, expanded, exported_names, expression_names, is_user,
                                          macro_references, parsed, raw_span, strip_parens, trailing_comment_offset,
                                          user_definitions, walk)
 
@@ -71,7 +71,13 @@ def expr_syntax(ctx):
             message += (f"; ClassAd expressions no longer accept unit suffixes such as `{unit.group(0)}` "
                         f"(only submit files do)")
             fix = "write the number in the attribute's unit (Memory is in MiB: 4G is 4096 or 4 * 1024)"
-        yield ctx.finding(message, at=definition, span=span, fix=fix, notes=empty_macro_notes(ctx, definition))
+        causes = empty_macro_causes(ctx, definition)
+        if causes:
+            named = ", ".join(f"$({c})" for c in sorted(causes))
+            message += f" (because {named} {'expands' if len(causes) == 1 else 'expand'} to nothing)"
+            fix = fix or f"define {', '.join(sorted(causes))} (or give a default: $(NAME:value))"
+        yield ctx.finding(message, at=definition, span=span, fix=fix, notes=empty_macro_notes(ctx, definition),
+                          causes=causes)
 
 
 def _short(text: str, limit: int = 70) -> str:

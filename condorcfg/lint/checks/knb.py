@@ -12,7 +12,7 @@ import re
 from condorcfg.lint.checks import check
 from condorcfg.lint.checks._fold import fold
 from condorcfg.lint.checks._trace import POLICY_ATTRIBUTES
-from condorcfg.lint.checks._util import (EXPRESSION_KNOBS, describe, empty_macro_notes, export_lists,
+from condorcfg.lint.checks._util import (EXPRESSION_KNOBS, describe, empty_macro_causes, empty_macro_notes, export_lists,
                                          exported_names, expanded, is_user, macro_references, parsed, prefixed_bases,
                                          raw_span, strip_parens, user_definitions, value)
 
@@ -70,6 +70,16 @@ def unquoted_string_attr(ctx):
         node, err, text = parsed(ctx, definition)
         if err is not None:
             shown = text.strip()
+            causes = empty_macro_causes(ctx, definition)
+            if causes:  # the value is an expression with a hole in it: quoting would be harmful advice
+                macros = ", ".join(f"$({c})" for c in sorted(causes))
+                yield ctx.finding(
+                    f"{item} is exported by {list_name} but its value `{_short(shown)}` is not a ClassAd "
+                    f"expression because {macros} {'expands' if len(causes) == 1 else 'expand'} to nothing: the "
+                    f"daemon drops the attribute",
+                    at=definition, span=ctx.value_span(definition), notes=empty_macro_notes(ctx, definition),
+                    causes=causes, fix=f"define {', '.join(sorted(causes))} (or give a default: $(NAME:value))")
+                continue
             yield ctx.finding(
                 f"{item} is exported by {list_name} but its value `{_short(shown)}` is not a ClassAd "
                 f"expression ({err.message}): the daemon drops the attribute with 'forgot to quote a string'",

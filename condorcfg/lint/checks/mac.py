@@ -54,9 +54,14 @@ def undefined_macro(ctx):
             hint = f"; did you mean $({close[0]})?" if close else ""
             shown = value(ctx, name)
             reads = f", so {name} reads as `{shown}`" if shown is not None and len(shown) < 80 else ""
-            yield ctx.finding(f"$({target}) is not defined anywhere in this configuration and has no default: it "
-                              f"expands to nothing{reads}{hint}", at=definition,
-                              span=raw_span(ctx, definition, ref.start, ref.end),
+            from condorcfg.config.templates import templates_assigning
+
+            uses = templates_assigning(target)
+            origin = (f" (only a template defines it: {' or '.join(f'`use {u}`' for u in uses[:3])})"
+                      if uses else "")
+            yield ctx.finding(f"$({target}) is not defined anywhere in this configuration and has no default{origin}: "
+                              f"it expands to nothing{reads}{hint}", at=definition,
+                              span=raw_span(ctx, definition, ref.start, ref.end), causes=frozenset({target.upper()}),
                               fix=f"define {target}, correct the name, or give a default: $({target}:value)")
 
 

@@ -12,7 +12,7 @@ from condorcfg.lint.checks._fold import UNKNOWN, fold
 from condorcfg.lint.checks._outcomes import ANY_JOB, DEFINED, NO_JOB, E, T, U, Outcomes
 from condorcfg.lint.checks._trace import Reach, full_chain, responsible, route, slot_attribute_knobs, span_for, \
     trace_attributes
-from condorcfg.lint.checks._util import describe, effective, empty_macro_notes, expanded, exported_names, is_user, parsed, \
+from condorcfg.lint.checks._util import empty_macros, describe, effective, empty_macro_notes, expanded, exported_names, is_user, parsed, \
     strip_parens
 from condorcfg.lint.checks._util import value as config_value
 
@@ -138,7 +138,8 @@ def empty_policy(ctx):
             continue  # the expansion fails (MAC202) or gives an expression (the other rules)
         yield ctx.finding(f"{knob} expands to nothing (`{definition.raw.strip()}`): an empty {knob} is undefined, "
                           f"so the startd treats it as false and the policy written here never applies",
-                          at=definition, span=ctx.value_span(definition), notes=empty_macro_notes(ctx, definition))
+                          at=definition, span=ctx.value_span(definition), notes=empty_macro_notes(ctx, definition),
+                          causes=frozenset(n.upper() for n in empty_macros(ctx, definition)))
 
 
 def _is_undefined(value) -> bool:
