@@ -25,6 +25,20 @@ import sys
 
 from condorcfg.diagnostics import CondorcfgError, error
 
+def load_yaml(text: str, typ: str = "safe"):
+    """``ruamel.yaml.YAML(typ=typ).load(text)`` without ruamel's warnings: a warning (a reused anchor, legal
+    YAML) prints the file's text raw on stderr, where a pull request could put terminal escapes or CI
+    workflow commands.  Parse errors are raised as ruamel raises them; the callers turn them into
+    diagnostics with escaped text."""
+    import warnings
+
+    from ruamel.yaml import YAML
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return YAML(typ=typ).load(text)
+
+
 MAX_INPUT_SIZE = 16 * 1024 * 1024  # the configuration reader's bound too
 MAX_YAML_SIZE = 256 * 1024  # YAML text read at all (ruamel.yaml is pure Python: ~1.7 s for this much)
 MAX_YAML_VALUES = 200_000  # values in a YAML or JSON document, each alias counted as what it repeats

@@ -276,7 +276,7 @@ def _syntax_problem(exc: Exception, shown: str, kind: str) -> CondorcfgError:
 
 def load_profile(path: str) -> MachineProfile:
     """Read a YAML or JSON machine profile (UTF-8 text holding one mapping)."""
-    from condorcfg.inputs import MAX_YAML_SIZE, check_expanded_size, read_text
+    from condorcfg.inputs import MAX_YAML_SIZE, check_expanded_size, load_yaml, read_text
 
     text, shown = read_text(path, "machine profile", utf8_only=True)
     is_json = path.endswith(".json")
@@ -289,9 +289,7 @@ def load_profile(path: str) -> MachineProfile:
         else:
             data = flat_yaml.load(text)  # the usual flat profile, without ruamel.yaml's start-up
             if data is None:
-                from ruamel.yaml import YAML
-
-                data = YAML(typ="safe").load(text)
+                data = load_yaml(text)
     except Exception as exc:  # any parse error of the profile is a user error (also RecursionError)
         raise _syntax_problem(exc, shown, "JSON" if is_json else "YAML")
     check_expanded_size(data, shown, "machine profile", "bad-profile")

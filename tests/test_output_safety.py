@@ -396,3 +396,23 @@ def test_the_caret_stays_under_its_column_after_escapes(tmp_path, capsys, monkey
     excerpt, caret = lines[at + 1], lines[at + 2]
     assert excerpt == " 2 | \\x0c\\x0b warning : \\x1b[2Jhere"
     assert excerpt[caret.index("^")] == "w"
+
+
+@pytest.mark.parametrize("where", ["project", "profile"])
+def test_yaml_warnings_never_print_the_file_raw(tmp_path, where):
+    """ruamel.yaml warns on a reused anchor (legal YAML), and its warning quotes the lines of the file:
+    a CI workflow command in a pull request's YAML must not reach stderr that way."""
+    import subprocess
+    import sys
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "condor_config").write_text("NUM_CPUS = 2\n")
+    args = [sys.executable, "-m", "condorcfg", "lint", "condor_config"]
+    if where == "project":
+        (tmp_path / ".condorcfg.yaml").write_text("known-knobs: [&a X, &a Y]  # ::warning::owned\n")
+    else:
+        (tmp_path / "ep.yaml").write_text("hostname: &a h.example.org\nopsys: &a LINUX  # ::warning::owned\n")
+        args += ["--machine", "ep.yaml"]
+    proc = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert "::warning::owned" not in proc.stderr + proc.stdout
+    assert "Warning" not in proc.stderr, proc.stderr

@@ -170,14 +170,13 @@ def _toml_line_finder(path: Path):
 
 
 def _read_yaml(path: Path):
-    from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
 
-    from condorcfg.inputs import MAX_YAML_SIZE, check_expanded_size
+    from condorcfg.inputs import MAX_YAML_SIZE, check_expanded_size, load_yaml
 
     text = _read_text(path, MAX_YAML_SIZE)
     try:
-        data = YAML(typ="rt").load(text)
+        data = load_yaml(text, "rt")
     except YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         _fail(path, mark.line + 1 if mark else 0, f"{path.name} is not valid YAML: {getattr(exc, 'problem', exc)}")

@@ -185,7 +185,7 @@ def _line_of(node, key=None) -> int:
 
 def parse_rule_file(path: str | os.PathLike, text: str | None = None) -> list[Rule]:
     """Validate one rule file; raise :class:`RuleFileError` naming file:line on the first problem."""
-    from ruamel.yaml import YAML
+    from condorcfg.inputs import load_yaml
     from ruamel.yaml.error import YAMLError
 
     path = str(path)
@@ -195,7 +195,7 @@ def parse_rule_file(path: str | os.PathLike, text: str | None = None) -> list[Ru
         except (OSError, UnicodeDecodeError) as exc:
             _fail(path, 0, f"cannot read rule file: {exc}")
     try:
-        data = YAML(typ="rt").load(text)
+        data = load_yaml(text, "rt")
     except YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
