@@ -37,11 +37,16 @@ def _required(ctx, name) -> bool:
     return name is not None and (value(ctx, name) or "").strip().upper() == "REQUIRED"
 
 
-# Methods only the pool's own daemons can use (the shared pool password).
-_DAEMON_ONLY_METHODS = {"PASSWORD"}
+# Methods whose identities the pool grants: the shared pool password, tokens signed with the pool's
+# key, and FS (an account on the daemon's own host: nobody reaching the port over the network).
+_POOL_GRANTED_METHODS = {"PASSWORD", "IDTOKEN", "IDTOKENS", "TOKEN", "TOKENS", "FS"}
+# Methods that accept outside identities (any certificate a CA signed, any principal of a realm, any
+# token issuer): pool-granted only when the level denies the identities the map file does not map.
+_MAPPED_METHODS = {"SSL", "KERBEROS", "SCITOKENS", "SCITOKEN", "MUNGE", "NTSSPI"}
 
 
 def _methods(ctx, level: str) -> set[str]:
+    """The authentication methods of ``level`` (its own knob, SEC_DEFAULT_..., HTCondor's default)."""
     for name in (f"SEC_{level}_AUTHENTICATION_METHODS", "SEC_DEFAULT_AUTHENTICATION_METHODS"):
         text = value(ctx, name)
         if text and text.strip():
@@ -49,10 +54,32 @@ def _methods(ctx, level: str) -> set[str]:
     return set()
 
 
-def _daemons_only(ctx, level: str, auth_name) -> bool:
-    """Authentication is required and only the pool password is accepted: `*` means the pool's daemons."""
-    methods = _methods(ctx, level)
-    return _required(ctx, auth_name) and bool(methods) and methods <= _DAEMON_ONLY_METHODS
+def _denied(ctx, level: str) -> set[str]:
+    """The identities DENY_<level> lists (lower case)."""
+    return {t.lower() for t in _tokens(value(ctx, f"DENY_{level}"))}
+
+
+def _authentication_required(ctx, level: str, auth_name) -> bool:
+    """SEC_<level>_AUTHENTICATION (or DEFAULT) is REQUIRED, or DENY_<level> refuses unauthenticated clients."""
+    denied = _denied(ctx, level)
+    return _required(ctx, auth_name) or "unauthenticated@*" in denied
+
+
+def _pool_granted_only(ctx, level: str, auth_name) -> bool:
+    """Authentication is required and every method accepted at ``level`` yields an identity the pool granted
+    (pool password, pool tokens, local FS accounts; SSL, Kerberos, SciTokens only when DENY_<level> refuses
+    their unmapped identities, `ssl@unmapped`): `*` then means "whoever the pool let in", not "anyone"."""
+    if not _authentication_required(ctx, level, auth_name):
+        return False
+    methods = _methods(ctx, level) or {"FS", "IDTOKENS", "KERBEROS", "SCITOKENS", "SSL"}  # (HTCondor's default)
+    denied = _denied(ctx, level)
+    for method in methods:
+        if method in _POOL_GRANTED_METHODS:
+            continue
+        if method in _MAPPED_METHODS and ({"*@unmapped", f"{method.lower()}@unmapped"} & denied):
+            continue
+        return False
+    return True
 
 
 @check
@@ -69,10 +96,10 @@ def insecure_allow(ctx):
         if wild is None:
             continue
         auth_name, auth_def = _auth_definition(ctx, level)
-        if level in _AUTHENTICATED_OK and _required(ctx, auth_name):
+        if level in _AUTHENTICATED_OK and _authentication_required(ctx, level, auth_name):
             continue  # `*` = any authenticated user: the recommended setup
-        if _daemons_only(ctx, level, auth_name):
-            continue  # only holders of the pool password can authenticate at this level
+        if _pool_granted_only(ctx, level, auth_name):
+            continue  # only identities the pool granted can authenticate at this level
         if is_user(definition):
             token = re.search(r"(?<![^\s,])" + re.escape(wild) + r"(?![^\s,])", definition.raw or "")
             span = raw_span(ctx, definition, token.start(), token.end()) if token else ctx.value_span(definition)
