@@ -40,22 +40,39 @@ def trailing_comment_in_expression(ctx):
     yield from _trailing_comments(ctx, in_expression=True)
 
 
+def _statement_at(ctx, file: str, line: int):
+    """The statement of ``file`` whose logical line covers physical ``line`` (the last starting at or before it)."""
+    found = None
+    for statement in getattr(ctx.config, "statements", ()) or ():
+        location = statement.location
+        if location is not None and location.file == file and location.line <= line and statement.template is None:
+            if found is None or location.line >= found.location.line:
+                found = statement
+    return found
+
+
 @check
 def continuation_into_comment(ctx):
+    # HTCondor 25 (checked against the oracle): a comment line inside a continued value is skipped when it
+    # ends with `\` too (the idiom for a commented-out list entry); one that does not end with `\` is not
+    # skipped at all: its text, mangled, becomes the end of the value ("MASTER, STARTD, \" + "#SCHEDD" gives
+    # "MASTER, STARTD, D").
     for file in list(getattr(ctx.config, "files", ()) or ()):
         lines = ctx.source_lines(file)
         for index, text in enumerate(lines[:-1]):
             stripped = text.rstrip()
             if not stripped.endswith("\\") or stripped.lstrip().startswith("#"):
                 continue
-            following = lines[index + 1]
-            if following.lstrip().startswith("#"):
-                joined = next((i for i in range(index + 2, len(lines)) if not lines[i].lstrip().startswith("#")),
-                              None)
-                what = f"line {joined + 1} is joined instead" if joined is not None else "nothing follows"
-                yield ctx.finding(f"this line continues with `\\` but the next line is a comment: HTCondor skips "
-                                  f"the comment line and {what}",
-                                  at=Location(file, index + 1, len(stripped), index + 1, len(stripped) + 1))
+            following = lines[index + 1].rstrip()
+            if not following.lstrip().startswith("#") or following.endswith("\\"):
+                continue
+            statement = _statement_at(ctx, file, index + 1)
+            became = ""
+            if statement is not None and statement.name and statement.value is not None:
+                became = f": {statement.name} = `{statement.value.strip()}`"
+            yield ctx.finding(f"this line continues with `\\` into the comment on line {index + 2}, which does not end "
+                              f"with `\\`: HTCondor does not skip it but makes its text part of the value{became}",
+                              at=Location(file, index + 1, len(stripped), index + 1, len(stripped) + 1))
         if lines and lines[-1].rstrip().endswith("\\") and not lines[-1].lstrip().startswith("#"):
             last = lines[-1].rstrip()
             yield ctx.finding("the last line of the file ends with `\\`: the continuation joins nothing",
