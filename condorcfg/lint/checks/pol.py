@@ -176,6 +176,9 @@ def _constant(ctx, knob):
 def want_suspend_always(ctx):
     found = _constant(ctx, "WANT_SUSPEND")
     if found and found[1] is True:
+        never = _constant(ctx, "PREEMPT")
+        if effective(ctx, "PREEMPT") is None or (never and never[1] is False):
+            return  # PREEMPT never fires anyway: not evaluating it changes nothing
         preempt = effective(ctx, "PREEMPT")
         notes = [f"PREEMPT is set at {describe(preempt)} and will never be evaluated"] if preempt else []
         yield ctx.finding("WANT_SUSPEND is always true, so the startd suspends instead of preempting and never "
