@@ -127,3 +127,19 @@ def test_every_rule_survives_cycles_in_the_knobs_it_reads(tmp_path):
     assert not [f.message for f in findings if f.rule == engine.INTERNAL_ERROR]
     assert {f.code for f in findings if f.severity == "error"} <= {"MAC202", "UPG903", "RTR101"}
     assert sum(1 for f in findings if f.code == "MAC202") == 11
+
+
+def test_items_of_a_continued_list_are_pointed_at_on_their_own_line(tmp_path):
+    findings = lint(tmp_path, "STARTD_ATTRS = $(STARTD_ATTRS) \\\n   HasFoo, \\\n   HasBar \\\n   HasBaz\nHasFoo = 1\n",
+                    select=["KNB305"])
+    assert [(f.location.line, f.location.column) for f in findings] == [(3, 4), (4, 4)]
+
+
+def test_oversubscribed_slots_of_one_type_give_one_finding(tmp_path):
+    from condorcfg.machine import MachineProfile
+
+    path = tmp_path / "condor_config"
+    path.write_text("NUM_CPUS = 8\nSLOT_TYPE_1 = cpus=2, memory=60%\nNUM_SLOTS_TYPE_1 = 4\n")
+    findings = [f for f in engine.run(str(path), machine=MachineProfile(cpus=8, memory=16384)).findings
+                if f.code == "SLT602"]
+    assert len(findings) == 1 and findings[0].message.startswith("slots 2-4 of type 1 each ask for")

@@ -165,6 +165,28 @@ def raw_span(ctx, definition, start: int, end: int) -> tuple | None:
     return line, column + start, line, column + max(end, start + 1)
 
 
+def word_span(ctx, definition, word: str) -> tuple | None:
+    """Span of the first whole-word ``word`` in the lines that wrote ``definition`` (its first line and the
+    lines a trailing `\\` continues it onto), or the value's span: an item of a list written over several
+    lines is pointed at on its own line."""
+    span = ctx.value_span(definition)
+    if span is None or definition.location is None:
+        return span
+    lines = ctx.source_lines(definition.location.file)
+    pattern = re.compile(r"(?<![A-Za-z0-9_.])" + re.escape(word) + r"(?![A-Za-z0-9_])", re.IGNORECASE)
+    line, column = span[0], span[1]
+    while 0 < line <= len(lines):
+        text = lines[line - 1]
+        if not text.lstrip().startswith("#"):
+            found = pattern.search(text, column - 1)
+            if found:
+                return line, found.start() + 1, line, found.end() + 1
+        if not text.rstrip().endswith("\\"):
+            break
+        line, column = line + 1, 1
+    return span
+
+
 # ------------------------------------------------------------------ ClassAd trees
 
 def children(node) -> tuple:

@@ -14,7 +14,7 @@ from condorcfg.lint.checks._fold import fold
 from condorcfg.lint.checks._trace import POLICY_ATTRIBUTES
 from condorcfg.lint.checks._util import (EXPRESSION_KNOBS, describe, empty_macro_causes, empty_macro_notes, export_lists,
                                          exported_names, expanded, is_user, macro_references, parsed, prefixed_bases,
-                                         raw_span, strip_parens, user_definitions, value)
+                                         raw_span, strip_parens, user_definitions, value, word_span)
 
 _CONSTANT_WORDS = {"TRUE", "FALSE", "UNDEFINED", "ERROR"}
 _ITEM = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
@@ -26,11 +26,7 @@ def _items(text: str) -> list[str]:
 
 
 def _item_span(ctx, definition, item: str):
-    found = re.search(r"(?<![A-Za-z0-9_])" + re.escape(item) + r"(?![A-Za-z0-9_])", definition.raw or "",
-                      re.IGNORECASE)
-    if found:
-        return raw_span(ctx, definition, found.start(), found.end())
-    return ctx.value_span(definition)
+    return word_span(ctx, definition, item)
 
 
 def _defined(ctx, name: str) -> bool:

@@ -73,7 +73,35 @@ def slot_type_syntax(ctx):
 
 @check
 def slot_oversubscribed(ctx):
-    yield from _layout_findings(ctx, "oversubscribed")
+    # One finding per slot type and shortage, not per slot (NUM_SLOTS_TYPE_1 = 48 would give 48 on one line):
+    # the slots of a type that ask for the same thing and find the same left are named together.
+    groups: dict[tuple, list] = {}
+    for finding in _layout_findings(ctx, "oversubscribed"):
+        found = _SLOT_OF_TYPE.match(finding.message)
+        key = (finding.location, _SLOT_OF_TYPE.sub("", finding.message, count=1) if found else finding.message)
+        groups.setdefault(key, []).append((found.group(1) if found else None, finding))
+    for (_location, rest), members in groups.items():
+        first = members[0][1]
+        slots = [slot for slot, _finding in members if slot is not None]
+        if len(members) > 1 and len(slots) == len(members):
+            type_id = _SLOT_OF_TYPE.match(first.message).group(2)
+            rest = rest.replace("asks for", "ask for", 1)
+            first.message = f"slots {_ranges(slots)} of type {type_id} each {rest}"
+        yield first
+
+
+_SLOT_OF_TYPE = re.compile(r"^slot (\d+) of type (\d+) ")
+
+
+def _ranges(numbers: list[str]) -> str:
+    """``2-4, 7``: consecutive slot numbers joined."""
+    values = sorted({int(n) for n in numbers})
+    parts, start = [], values[0]
+    for previous, current in zip(values, values[1:] + [None]):
+        if current != previous + 1:
+            parts.append(str(start) if start == previous else f"{start}-{previous}")
+            start = current
+    return ", ".join(parts)
 
 
 def _integer(text):
