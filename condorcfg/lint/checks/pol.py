@@ -7,6 +7,8 @@ attributes they name (see :mod:`condorcfg.lint.checks._trace`).
 """
 from __future__ import annotations
 
+import re
+
 from condorcfg.lint.checks import check
 from condorcfg.lint.checks._fold import UNKNOWN, fold
 from condorcfg.lint.checks._outcomes import ANY_JOB, DEFINED, NO_JOB, E, T, U, Outcomes
@@ -252,3 +254,134 @@ def rank_with_partitionable_slots(ctx):
         yield ctx.finding("RANK has no effect here: every slot is partitionable, and the startd does not "
                           "preempt jobs on partitionable slots for a better rank", at=rank,
                           span=ctx.value_span(rank))
+
+
+# ---------------------------------------------------------------- units of time knobs
+
+_DURATION = re.compile(r"(?i)(?<![\w.])(\d+(?:\.\d+)?)\s*(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\b")
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+_UNIT_WORD = {1: "second", 60: "minute", 3600: "hour", 86400: "day"}
+
+
+def _comment_durations(ctx, definition) -> list[tuple[float, int, str]]:
+    """(amount, seconds per unit, text) of each duration in the comment lines just above ``definition``."""
+    location = definition.location
+    if location is None or not location.line:
+        return []
+    lines = ctx.source_lines(location.file)
+    found, line = [], location.line - 1
+    while line >= 1 and location.line - line <= 3 and lines[line - 1].lstrip().startswith("#"):
+        for match in _DURATION.finditer(lines[line - 1]):
+            unit = _UNIT_SECONDS[match.group(2)[0].lower()]
+            found.append((float(match.group(1)), unit, match.group(0)))
+        line -= 1
+    return found
+
+
+def _time_units(ctx, knob: str, what: str):
+    definition = effective(ctx, knob)
+    if not is_user(definition):
+        return
+    text = (config_value(ctx, knob) or "").strip()
+    if not text.isdigit():
+        return
+    seconds = int(text)
+    durations = _comment_durations(ctx, definition)
+    if len(durations) != 1:
+        return  # no comment, or one that names several durations: nothing to compare with
+    amount, unit, said = durations[0]
+    meant = amount * unit
+    if unit == 1 or seconds == meant:
+        return
+    if seconds == amount or seconds == amount * (unit // 60):  # written in the comment's unit, or in minutes
+        taken = _UNIT_WORD[unit] if seconds == amount else "minute"
+        yield ctx.finding(f"{knob} = {seconds} is in seconds ({what}), but the comment above says {said}: that is "
+                          f"{int(meant)} seconds; {seconds} reads as if it were in {taken}s", at=definition,
+                          span=ctx.value_span(definition), fix=f"{knob} = {int(meant)}")
+
+
+@check
+def retirement_time_units(ctx):
+    yield from _time_units(ctx, "MAXJOBRETIREMENTTIME", "the time a running job may retire before it is preempted")
+
+
+@check
+def claim_worklife_units(ctx):
+    yield from _time_units(ctx, "CLAIM_WORKLIFE", "how long a claim may be reused for new jobs")
+
+
+# ---------------------------------------------------------------- KILL, RANK
+
+def _conjuncts(node) -> list:
+    from condorcfg.classad import ast
+
+    node = strip_parens(node)
+    if isinstance(node, ast.BinaryOp) and node.op == "&&":
+        return _conjuncts(node.left) + _conjuncts(node.right)
+    return [node]
+
+
+def _state_test(node) -> tuple[str, str] | None:
+    """("State" | "Activity", value) for ``State == "Claimed"`` (either order, ==, =?=, is)."""
+    from condorcfg.classad import ast
+
+    node = strip_parens(node)
+    if not isinstance(node, ast.BinaryOp) or node.op not in ("==", "=?=", "is"):
+        return None
+    for left, right in ((node.left, node.right), (node.right, node.left)):
+        left, right = strip_parens(left), strip_parens(right)
+        if (isinstance(left, ast.AttrRef) and (left.scope or "MY").upper() == "MY"
+                and left.name.lower() in ("state", "activity") and isinstance(right, ast.Literal)
+                and isinstance(right.value, str)):
+            return left.name.capitalize(), right.value
+    return None
+
+
+# KILL is evaluated while the slot vacates a job: State "Preempting", Activity "Vacating".
+_WHEN_KILL = {"State": "preempting", "Activity": "vacating"}
+
+
+@check
+def kill_never_true(ctx):
+    definition = effective(ctx, "KILL")
+    if not is_user(definition):
+        return
+    node, _err, _text = parsed(ctx, definition)
+    if node is None:
+        return
+    for conjunct in _conjuncts(node):
+        test = _state_test(conjunct)
+        if test is not None and test[1].lower() != _WHEN_KILL[test[0]]:
+            yield ctx.finding(f"KILL requires {test[0]} to be \"{test[1]}\", but the startd evaluates KILL only while "
+                              f"it vacates a job (State \"Preempting\", Activity \"Vacating\"): KILL is never true, "
+                              f"so a job that does not leave gracefully is killed only when MachineMaxVacateTime "
+                              f"runs out", at=definition, span=ctx.value_span(definition))
+            return
+
+
+@check
+def rank_machine_attrs_only(ctx):
+    definition = effective(ctx, "RANK")
+    if not is_user(definition):
+        return
+    node, _err, _text = parsed(ctx, definition)
+    if node is None:
+        return
+    references = ctx.references(node)
+    if not references:
+        return  # a constant: the default RANK is 0 too
+    exported = exported_names(ctx)
+    knowledge = ctx.knowledge
+    for ref in references:
+        scope = (ref.scope or "").upper()
+        if scope == "MY":
+            continue
+        if scope or not (knowledge.is_machine_attribute(ref.name) or ref.name.upper() in exported):
+            return  # TARGET.x, a job attribute, or a name that may be one
+        if knowledge.is_job_attribute(ref.name):
+            return
+    names = ", ".join(dict.fromkeys(ref.name for ref in references))
+    yield ctx.finding(f"RANK reads only attributes of the slot ({names}), so every job gets the same rank: it never "
+                      f"prefers one job to another and never preempts a job for a better one", at=definition,
+                      span=ctx.value_span(definition),
+                      fix="rank by job attributes (TARGET.Owner == \"alice\", TARGET.RequestCpus), or remove RANK")

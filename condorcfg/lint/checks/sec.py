@@ -211,3 +211,40 @@ def allow_write_without_daemon(ctx):
                       "controls job submission), so the daemons cannot send their ads to the collector",
                       at=definition, span=ctx.value_span(definition),
                       notes=[f"ALLOW_WRITE is set at {describe(definition)}"])
+
+
+@check
+def queue_all_users_trusted(ctx):
+    from condorcfg.slots.knobs import Knobs
+
+    definition = effective(ctx, "QUEUE_ALL_USERS_TRUSTED")
+    if definition is None or not is_user(definition):
+        return
+    if Knobs(ctx.config).boolean("QUEUE_ALL_USERS_TRUSTED", False):  # (HTCondor's param_boolean reading)
+        yield ctx.finding("QUEUE_ALL_USERS_TRUSTED is true: the schedd lets unauthenticated clients write to the job "
+                          "queue and believes whatever Owner a client puts in a job ad, so anyone who can reach it "
+                          "can submit, edit or remove jobs as any user", at=definition,
+                          span=ctx.value_span(definition))
+
+
+# Authentication methods HTCondor no longer has (GSI: removed in the 23 series).
+_REMOVED_METHODS = {"GSI": "GSI authentication was removed in HTCondor 23.0"}
+_ANY_METHODS = re.compile(r"SEC_\w+_AUTHENTICATION_METHODS", re.IGNORECASE)
+
+
+@check
+def removed_auth_method(ctx):
+    for name, definition in ((n, ctx.config.source(n)) for n in ctx.names()):
+        if not _ANY_METHODS.fullmatch(name.split(".")[-1]) or not is_user(definition):
+            continue
+        methods = [m.upper() for m in _tokens(value(ctx, name))]
+        for method in methods:
+            if method not in _REMOVED_METHODS:
+                continue
+            others = list(dict.fromkeys(m for m in methods if m not in _REMOVED_METHODS))
+            consequence = (f"only {', '.join(others)} remain{'s' if len(others) == 1 else ''}" if others else
+                           "no method is left, so authentication at this level always fails")
+            at = (definition.raw or "").upper().find(method)
+            span = raw_span(ctx, definition, at, at + len(method)) if at >= 0 else ctx.value_span(definition)
+            yield ctx.finding(f"{method} in {name}: {_REMOVED_METHODS[method]}, so it is never used; {consequence}",
+                              at=definition, span=span)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from condorcfg.lint.checks import check
-from condorcfg.lint.checks._util import effective, empty_macro_notes, is_user, value
+from condorcfg.lint.checks._util import effective, empty_macro_notes, is_user, value, word_span
 
 _SLOT_KNOB = re.compile(r"(NUM_SLOTS_TYPE_\d+|SLOT_TYPE_\d+(_.+)?|NUM_SLOTS|NUM_CPUS|MEMORY|"
                         r"SLOT_CONFIG_FAILURE_MODE|MACHINE_RESOURCE_.+)", re.IGNORECASE)
@@ -186,3 +186,80 @@ def slot_type_incomplete(ctx):
             yield ctx.finding(f"{name} configures slot type {found.group(1)}, which is not defined (no "
                               f"SLOT_TYPE_{found.group(1)} or NUM_SLOTS_TYPE_{found.group(1)}): it has no effect",
                               at=definition)
+
+
+def _typed_counts(ctx) -> list[str]:
+    """NUM_SLOTS_TYPE_<N> knobs (N >= 1) whose value is not 0: when there is one, the startd makes only typed
+    slots and ignores NUM_SLOTS (slot-ads.md 3, countTypes)."""
+    found = []
+    for name in ctx.names():
+        if _NUM_SLOTS_TYPE.fullmatch(name) and name.upper() != "NUM_SLOTS_TYPE_0":
+            text = (value(ctx, name) or "").strip()
+            if text and _integer(text) != 0:
+                found.append(name)
+    return sorted(found)
+
+
+@check
+def num_slots_ignored_with_slot_types(ctx):
+    definition = effective(ctx, "NUM_SLOTS")
+    if not is_user(definition) or not (definition.raw or "").strip():
+        return
+    typed = _typed_counts(ctx)
+    if not typed:
+        return
+    asked = _integer(value(ctx, "NUM_SLOTS") or "")
+    counts = [_integer(value(ctx, name) or "") for name in typed]
+    if asked is None or None in counts or asked == sum(counts):
+        return  # the typed slots are as many as NUM_SLOTS says (the common copy-paste): nothing is lost
+    yield ctx.finding(f"NUM_SLOTS = {asked} is ignored: {', '.join(typed[:3])} {'is' if len(typed) == 1 else 'are'} "
+                      f"set, and then the startd creates only the typed slots ({sum(counts)})", at=definition,
+                      span=ctx.value_span(definition),
+                      fix="remove NUM_SLOTS, or give its count to NUM_SLOTS_TYPE_<N>")
+
+
+@check
+def num_slots_partitionable_by_default(ctx):
+    definition = effective(ctx, "NUM_SLOTS")
+    if not is_user(definition) or _typed_counts(ctx):
+        return
+    count = _integer(value(ctx, "NUM_SLOTS") or "")
+    if count is None or count < 2:
+        return
+    from condorcfg.slots.knobs import Knobs
+
+    if not Knobs(ctx.config).boolean("SLOT_TYPE_0_PARTITIONABLE", True):
+        return  # static type-0 slots asked for explicitly
+    yield ctx.finding(f"NUM_SLOTS = {count} alone makes {count} partitionable slots, each owning 1/{count} of the "
+                      f"machine (type-0 slots are partitionable by default since HTCondor 23.0), not {count} static "
+                      f"slots", at=definition, span=ctx.value_span(definition),
+                      fix="for static slots add SLOT_TYPE_0_PARTITIONABLE = false (or use FEATURE : StaticSlots); "
+                          "for one partitionable slot remove NUM_SLOTS")
+
+
+_MEMORY_ITEM = re.compile(r"(?i)(?<![A-Za-z0-9_])(mem|memory|ram)\s*=\s*(\d+)(?![\d.%/A-Za-z])")
+
+
+@check
+def memory_units(ctx):
+    """MEMORY and a slot type's memory= are MiB: a small plain number was meant in GiB."""
+    memory = effective(ctx, "MEMORY")
+    if is_user(memory):
+        amount = _integer(value(ctx, "MEMORY") or "")
+        if amount is not None and 0 < amount < 1024:
+            yield ctx.finding(f"MEMORY = {amount} is in MiB: the machine advertises {amount} MiB of memory; "
+                              f"{amount} GiB is {amount * 1024}", at=memory, span=ctx.value_span(memory),
+                              fix=f"MEMORY = {amount * 1024}")
+    for name in ctx.names():
+        if not _SLOT_TYPE.fullmatch(name.upper()):
+            continue
+        definition = ctx.config.source(name)
+        if not is_user(definition):
+            continue
+        for found in _MEMORY_ITEM.finditer(value(ctx, name) or ""):
+            amount = int(found.group(2))
+            if 0 < amount < 1024:
+                yield ctx.finding(f"{found.group(0).strip()} in {name} is in MiB (a slot of {amount} MiB); {amount} GiB "
+                                  f"is {found.group(1)}={amount}G", at=definition,
+                                  span=word_span(ctx, definition, found.group(0).strip()),
+                                  fix=f"write the unit: {found.group(1)}={amount}G")
