@@ -14,7 +14,7 @@ from condorcfg.lint.checks._fold import UNKNOWN, fold
 from condorcfg.lint.checks._outcomes import ANY_JOB, DEFINED, NO_JOB, E, T, U, Outcomes
 from condorcfg.lint.checks._trace import Reach, full_chain, responsible, route, slot_attribute_knobs, span_for, \
     trace_attributes
-from condorcfg.lint.checks._util import empty_macros, describe, effective, empty_macro_notes, expanded, exported_names, is_user, parsed, \
+from condorcfg.lint.checks._util import empty_macros, describe, effective, empty_macro_notes, expanded, exported_names, is_user, parsed, walk, \
     strip_parens
 from condorcfg.lint.checks._util import value as config_value
 
@@ -385,3 +385,101 @@ def rank_machine_attrs_only(ctx):
                       f"prefers one job to another and never preempts a job for a better one", at=definition,
                       span=ctx.value_span(definition),
                       fix="rank by job attributes (TARGET.Owner == \"alice\", TARGET.RequestCpus), or remove RANK")
+
+
+# ---------------------------------------------------------------- runtime limits and retirement
+
+# A job's running time in a policy expression: the time since the job started (not since the current
+# activity began: `time() - EnteredCurrentActivity` beside Activity == "Suspended" is time suspended).
+_RUNTIME = re.compile(r"(?i)time\(\)\s*-\s*(?:MY\.|TARGET\.)?(JobStart|JobCurrentStartDate)\b|TotalJobRunTime|"
+                      r"RemoteWallClockTime")
+
+
+def _runtime_limit(ctx, definition) -> float | None:
+    """The smallest N of a clause ``<running time> > N`` (or >=) in the expression, in seconds, or None."""
+    from condorcfg.classad import ast
+    from condorcfg.classad.printer import unparse
+
+    node, _err, _text = parsed(ctx, definition)
+    if node is None:
+        return None
+    limits = []
+    for sub in walk(node):
+        if not isinstance(sub, ast.BinaryOp) or sub.op not in (">", ">=", "<", "<="):
+            continue
+        left, right = (sub.left, sub.right) if sub.op in (">", ">=") else (sub.right, sub.left)
+        limit = fold(right)
+        if isinstance(limit, bool) or not isinstance(limit, (int, float)):
+            continue
+        if _RUNTIME.search(unparse(left)):
+            limits.append(float(limit))
+    return min(limits) if limits else None
+
+
+def _retirement(ctx) -> tuple[object, float] | None:
+    """(definition or None, seconds) of MAXJOBRETIREMENTTIME when it is a constant (unset: 0)."""
+    definition = effective(ctx, "MAXJOBRETIREMENTTIME")
+    if definition is None:
+        return None, 0.0
+    node, _err, _text = parsed(ctx, definition)
+    value = fold(node) if node is not None else UNKNOWN
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return definition, float(value)
+
+
+@check
+def retirement_defeats_preempt(ctx):
+    preempt = effective(ctx, "PREEMPT")
+    if not is_user(preempt):
+        return
+    limit = _runtime_limit(ctx, preempt)
+    retirement = _retirement(ctx)
+    if limit is None or retirement is None or retirement[0] is None or retirement[1] < limit:
+        return
+    definition, seconds = retirement
+    yield ctx.finding(f"MAXJOBRETIREMENTTIME ({seconds:g} s) is at least the running-time limit of PREEMPT "
+                      f"({limit:g} s): a job that reaches the limit still retires for up to {seconds:g} s more, so "
+                      f"it runs for up to {limit + seconds:g} s and the limit never bites as written", at=definition,
+                      span=ctx.value_span(definition), notes=[f"PREEMPT is set at {describe(preempt)}"],
+                      fix="make the retirement time shorter than the limit, or lower the limit by it")
+
+
+@check
+def preempt_without_retirement(ctx):
+    preempt = effective(ctx, "PREEMPT")
+    if not is_user(preempt):
+        return
+    limit = _runtime_limit(ctx, preempt)
+    retirement = _retirement(ctx)
+    if limit is None or retirement is None or retirement[1] > 0:
+        return
+    yield ctx.finding(f"PREEMPT stops jobs that run longer than {limit:g} s, and there is no retirement time "
+                      f"(MAXJOBRETIREMENTTIME is 0): a job that reaches the limit is vacated at once and loses its "
+                      f"work unless it checkpoints, however close it was to finishing", at=preempt,
+                      span=ctx.value_span(preempt),
+                      fix="give jobs time to finish: MAXJOBRETIREMENTTIME = <seconds> (shorter than the limit)")
+
+
+_STARTD_ONLY = ("START", "SUSPEND", "CONTINUE", "PREEMPT", "KILL", "WANT_SUSPEND", "WANT_VACATE", "IS_OWNER")
+
+
+@check
+def startd_policy_without_startd(ctx):
+    daemons_definition = effective(ctx, "DAEMON_LIST")
+    if not is_user(daemons_definition):
+        return  # the daemons come from a role template or another file: nothing to say
+    daemons = {d.strip().upper() for d in re.split(r"[\s,]+", config_value(ctx, "DAEMON_LIST") or "") if d.strip()}
+    if not daemons or "STARTD" in daemons:
+        return
+    written = [(knob, effective(ctx, knob)) for knob in _STARTD_ONLY]
+    written = [(knob, d) for knob, d in written if is_user(d)]
+    if not written:
+        return
+    knob, definition = written[0]
+    others = ", ".join(k for k, _d in written[1:4])
+    yield ctx.finding(f"{knob}{' (and ' + others + ')' if others else ''} is startd policy, but DAEMON_LIST "
+                      f"({describe(daemons_definition)}) runs no STARTD on this host: the setting has no effect here",
+                      at=definition, span=ctx.value_span(definition),
+                      fix="add STARTD to DAEMON_LIST (use ROLE : Execute), or move the policy to the execute "
+                          "nodes' configuration")
