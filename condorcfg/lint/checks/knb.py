@@ -86,18 +86,52 @@ def unquoted_string_attr(ctx):
             continue
         from condorcfg.classad import ast
 
-        if not isinstance(node, ast.AttrRef) or node.scope is not None:
+        def unknown(word: str) -> bool:
+            upper = word.upper()
+            return not (upper in _CONSTANT_WORDS or upper in exported or upper in POLICY_ATTRIBUTES
+                        or knowledge.is_machine_attribute(word) or knowledge.is_job_attribute(word))
+
+        if isinstance(node, ast.AttrRef) and node.scope is None:
+            if not unknown(node.name):
+                continue
+            word = node.name
+            yield ctx.finding(
+                f"{item} = {word} is exported by {list_name} as an attribute reference to `{word}`, which no ad "
+                f"defines, so {item} is undefined in the ad; a string needs quotes",
+                at=definition, span=ctx.value_span(definition),
+                fix=f'{item} = "{word}"')
             continue
-        word = node.name
-        if word.upper() in _CONSTANT_WORDS or word.upper() in exported or word.upper() in POLICY_ATTRIBUTES:
-            continue
-        if knowledge.is_machine_attribute(word) or knowledge.is_job_attribute(word):
-            continue
+        shown = text.strip()
+        if " " in shown or "\t" in shown or not _only_unknown_words(node, unknown):
+            continue  # an expression someone wrote on purpose (it has blanks, or names a known attribute)
         yield ctx.finding(
-            f"{item} = {word} is exported by {list_name} as an attribute reference to `{word}`, which no ad "
-            f"defines, so {item} is undefined in the ad; a string needs quotes",
-            at=definition, span=ctx.value_span(definition),
-            fix=f'{item} = "{word}"')
+            f"{item} = {shown} is exported by {list_name} as an expression of names no ad defines "
+            f"(`{shown}` reads as arithmetic or attribute selection, not as text), so {item} is undefined in the "
+            f"ad; a string needs quotes", at=definition, span=ctx.value_span(definition),
+            fix=f'{item} = "{_escape(shown)}"')
+
+
+def _only_unknown_words(node, unknown) -> bool:
+    """``astro-2024``, ``host.example.org``: bare words no ad defines joined by `-`, `+`, `/`, `*` or `.`, and
+    numbers - text that parses as an expression by accident."""
+    from condorcfg.classad import ast
+
+    words = 0
+
+    def visit(sub) -> bool:
+        nonlocal words
+        if isinstance(sub, ast.AttrRef):
+            words += 1
+            return sub.scope is None and unknown(sub.name)
+        if isinstance(sub, ast.Select):
+            return visit(sub.base)
+        if isinstance(sub, ast.Literal):
+            return isinstance(sub.value, (int, float)) and not isinstance(sub.value, bool)
+        if isinstance(sub, ast.BinaryOp) and sub.op in ("-", "+", "/", "*"):
+            return visit(sub.left) and visit(sub.right)
+        return False
+
+    return visit(node) and words > 0
 
 
 def _short(text: str, limit: int = 60) -> str:
