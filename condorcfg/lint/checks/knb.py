@@ -250,7 +250,7 @@ def unknown_knob(ctx):
         candidates.append((name, definition))
     if not candidates:
         return
-    daemons = _declared_daemons(ctx)
+    daemons = {d for d in _declared_daemons(ctx) if d not in knowledge.subsystems}
     if daemons:  # <SUBSYS>_LOG and the like also name the daemons this configuration declares
         candidates = [(name, definition) for name, definition in candidates
                       if not knowledge.is_known_knob(name, daemons)]

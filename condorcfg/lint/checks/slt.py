@@ -263,3 +263,42 @@ def memory_units(ctx):
                                   f"is {found.group(1)}={amount}G", at=definition,
                                   span=word_span(ctx, definition, found.group(0).strip()),
                                   fix=f"write the unit: {found.group(1)}={amount}G")
+
+
+def _partitionable_types(ctx) -> dict[int, bool]:
+    """Slot type -> partitionable, for the types the startd creates (typed ones, else type 0)."""
+    from condorcfg.slots.knobs import Knobs
+
+    knobs = Knobs(ctx.config)
+    typed = _typed_counts(ctx)
+    if not typed:  # type 0: partitionable unless SLOT_TYPE_0_PARTITIONABLE is false
+        return {0: knobs.boolean("SLOT_TYPE_0_PARTITIONABLE", True)}
+    types = {}
+    for name in typed:
+        type_id = int(name.upper().rsplit("_", 1)[1])
+        types[type_id] = knobs.boolean(f"SLOT_TYPE_{type_id}_PARTITIONABLE", False)
+    return types
+
+
+@check
+def consumption_policy_on_static_slot(ctx):
+    from condorcfg.slots.knobs import Knobs
+
+    knobs = Knobs(ctx.config)
+    types = _partitionable_types(ctx)
+    glob = effective(ctx, "CONSUMPTION_POLICY")
+    if is_user(glob) and knobs.boolean("CONSUMPTION_POLICY", False) and not any(types.values()):
+        static = ", ".join(str(t) for t in sorted(types))
+        yield ctx.finding(f"CONSUMPTION_POLICY is true, but every slot type this machine gets ({static}) is static: "
+                          f"consumption policies apply to partitionable slots only, so it has no effect",
+                          at=glob, span=ctx.value_span(glob),
+                          fix="make the slot type partitionable (SLOT_TYPE_<N>_PARTITIONABLE = true), or remove it")
+    for type_id, partitionable in sorted(types.items()):
+        name = f"SLOT_TYPE_{type_id}_CONSUMPTION_POLICY"
+        definition = effective(ctx, name)
+        if partitionable or not is_user(definition) or not knobs.boolean(name, False):
+            continue
+        yield ctx.finding(f"{name} is true, but slot type {type_id} is static: consumption policies apply to "
+                          f"partitionable slots only, so it has no effect", at=definition,
+                          span=ctx.value_span(definition),
+                          fix=f"add SLOT_TYPE_{type_id}_PARTITIONABLE = true, or remove it")
