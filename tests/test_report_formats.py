@@ -246,3 +246,26 @@ def test_a_large_json_report_is_written_in_linear_time():
         json_layout.dumps({"findings": [dict(finding, line=i) for i in range(count)]}, {"findings"})
         sizes.append(time.process_time() - start)
     assert sizes[1] < 8 * sizes[0] + 0.2
+
+
+def test_skipped_rules_are_listed_in_every_format_that_has_room(tmp_path):
+    """A rule that did not run (no --machine, not the whole configuration) is said to have been skipped:
+    a clean report is not a checked configuration.  (GitLab's Code Quality format is a bare list of
+    issues: it has no place for it.)"""
+    path = tmp_path / "condor_config"
+    path.write_text("NUM_SLOTS = 4\n")
+    result = engine.run(str(path))
+    skipped = {rule.code for rule, _reason in result.skipped_rules}
+    assert "SLT602" in skipped
+    view = ReportView(root=str(tmp_path))
+    text = render("text", result, view)
+    assert "skipped (need --machine" in text or "need --machine" in text
+    data = json.loads(render("json", result, view))
+    assert {item["code"] for item in data["skipped_rules"]} == skipped
+    sarif = json.loads(render("sarif", result, view))
+    notes = sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert {n["descriptor"]["id"] for n in notes} == skipped
+    suite = ET.fromstring(render("junit", result, view)).find("testsuite")
+    assert suite.get("skipped") == str(len(skipped))
+    assert {case.get("name").split()[0] for case in suite if case.find("skipped") is not None} == skipped
+    assert "need --machine" in render("github", result, view)

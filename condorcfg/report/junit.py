@@ -52,9 +52,14 @@ def render(result, view) -> str:
             path = _clean(view.display_path(file))
             cases.append(ET.Element("testcase", classname=path, name=path))
 
+    for rule, reason in result.skipped_rules:  # a rule that did not run is a skipped test, not a passed one
+        case = ET.Element("testcase", classname="condorcfg.rules", name=_clean(f"{rule.code} {rule.name}"))
+        ET.SubElement(case, "skipped", message=_clean(reason))
+        cases.append(case)
+    skipped = len(result.skipped_rules)
     counts = {"tests": str(len(cases)), "failures": str(failures), "errors": "0"}
     root = ET.Element("testsuites", name="condorcfg", **counts)
-    suite = ET.SubElement(root, "testsuite", name="condorcfg", **counts, skipped="0")
+    suite = ET.SubElement(root, "testsuite", name="condorcfg", **counts, skipped=str(skipped))
     suite.extend(cases)
     ET.indent(root)
     return defuse_xml('<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n")

@@ -54,6 +54,14 @@ def render(result, view) -> str:
         "columnKind": "unicodeCodePoints",
         "results": results,
     }
+    if result.skipped_rules:  # rules that did not run, and why: a clean run is not a checked one
+        run["invocations"] = [{
+            "executionSuccessful": True,
+            "toolExecutionNotifications": [
+                {"level": "note", "descriptor": {"id": rule.code},
+                 "message": {"text": f"{rule.code} ({rule.name}) did not run: {reason}"}}
+                for rule, reason in result.skipped_rules],
+        }]
     log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
     return defuse_json(json_layout.dumps(log, {"results", "rules"}) + "\n")
 
