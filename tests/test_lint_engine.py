@@ -624,3 +624,25 @@ def test_a_parse_error_with_another_fault_is_not_blamed_on_the_empty_macro(tmp_p
     path.write_text("START = ($(HI)) && KeyboardIdle >\n")
     codes = sorted(f.code for f in engine.run(str(path)).findings)
     assert codes == ["EXP403", "MAC201"]  # two faults: the macro and the dangling `>`
+
+
+def test_fragment_mode_lists_the_macros_a_fragment_takes_from_elsewhere(tmp_path):
+    path = tmp_path / "50-ce.conf"
+    path.write_text("START = $(CE_START) && KeyboardIdle > 10\nSTARTD_ATTRS = CEVersion\nX = $(TYPO)\n"
+                    "NUM_CPUS = 4 # four\n")
+    loose = engine.run(str(path)).findings
+    assert {"EXP403", "KNB305", "MAC201"} <= {f.code for f in loose}
+    fragment = engine.run(str(path), settings=engine.LintSettings(fragment=True)).findings
+    codes = [f.code for f in fragment]
+    assert "EXP403" not in codes and "KNB305" not in codes and "MAC201" not in codes
+    [summary] = [f for f in fragment if f.code == "CFG009"]
+    assert "CE_START" in summary.message and "TYPO" in summary.message and "CEVERSION" in summary.message
+    assert any("EXP403" in note for note in summary.notes)
+    assert "CFG101" in codes  # findings with their own cause are untouched
+
+
+def test_fragment_is_a_project_setting(tmp_path):
+    from condorcfg.lint.project import load
+
+    (tmp_path / ".condorcfg.yaml").write_text("fragment: true\n")
+    assert engine.LintSettings.from_project(load(tmp_path / ".condorcfg.yaml")).fragment is True

@@ -54,6 +54,9 @@ def add_arguments(parser) -> None:
                         "(replaces the default set; ALL = every rule)")
     parser.add_argument("--extend-select", metavar="CODES", help="rules to run in addition")
     parser.add_argument("--ignore", metavar="CODES", help="comma-separated codes, prefixes or slugs to skip")
+    parser.add_argument("--fragment", action="store_true",
+                        help="the files are fragments of a configuration kept elsewhere (an HTCondor-CE or glideinWMS "
+                             "config.d): report the macros they use but do not define once, as coming from it")
     parser.add_argument("--fail-on", choices=SEVERITIES, help="lowest severity that makes the exit status 1 "
                         f"(default: {DEFAULT_FAIL_ON})")
     parser.add_argument("--baseline", metavar="FILE",
@@ -97,6 +100,7 @@ def run(args) -> int:
         return _unusable(exc.diagnostic)
 
     settings = engine.LintSettings.from_project(project)
+    settings.fragment = settings.fragment or args.fragment
     if args.select is not None:
         settings.select = _codes(args.select)
     settings.extend_select += _codes(args.extend_select)

@@ -35,11 +35,13 @@ CONFIG_ERROR = "config-error"
 STALE_BASELINE = "stale-baseline"
 LIMIT_REACHED = "limit-reached"
 REGEX_TIME_LIMIT = "regex-time-limit"
+FRAGMENT_MACROS = "fragment-macros"
 ENGINE_KINDS = (UNUSED_SUPPRESSION, INVALID_SUPPRESSION, INTERNAL_ERROR, CONFIG_DIAGNOSTIC, CONFIG_ERROR,
-                STALE_BASELINE, LIMIT_REACHED, REGEX_TIME_LIMIT)
+                STALE_BASELINE, LIMIT_REACHED, REGEX_TIME_LIMIT, FRAGMENT_MACROS)
 # Engine findings no small example provokes (a crash; a baseline entry; a limit meant for hostile
-# input, tested in tests/test_bounds_*.py): no `fail` example.
-NO_FAIL_EXAMPLE = (INTERNAL_ERROR, STALE_BASELINE, LIMIT_REACHED, REGEX_TIME_LIMIT)
+# input, tested in tests/test_bounds_*.py; fragment mode, which examples do not run in, tested in
+# tests/test_lint_engine.py): no `fail` example.
+NO_FAIL_EXAMPLE = (INTERNAL_ERROR, STALE_BASELINE, LIMIT_REACHED, REGEX_TIME_LIMIT, FRAGMENT_MACROS)
 _KNOB_KEYS = {"knob", "value", "value_not", "expanded", "parse", "references", "scope", "definitions",
               "message"}
 _SCOPES = ("any", "target", "my", "none")

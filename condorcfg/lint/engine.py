@@ -24,8 +24,9 @@ from condorcfg.config.limits import BUDGET_CODE
 from condorcfg.config.reader import UNUSABLE_INPUT
 from condorcfg.diagnostics import ERROR, INFO, SEVERITIES, WARNING, CondorcfgError, Diagnostic, Location
 # What the engine itself reports (see rules/meta.yaml); looked up by slug so codes may change.
-from condorcfg.lint.declarative import (CONFIG_DIAGNOSTIC, CONFIG_ERROR, INTERNAL_ERROR, INVALID_SUPPRESSION,
-                                        LIMIT_REACHED, REGEX_TIME_LIMIT, STALE_BASELINE, UNUSED_SUPPRESSION)
+from condorcfg.lint.declarative import (CONFIG_DIAGNOSTIC, CONFIG_ERROR, FRAGMENT_MACROS, INTERNAL_ERROR,
+                                        INVALID_SUPPRESSION, LIMIT_REACHED, REGEX_TIME_LIMIT, STALE_BASELINE,
+                                        UNUSED_SUPPRESSION)
 from condorcfg.records import factory, record
 
 SEVERITY_RANK = {INFO: 0, WARNING: 1, ERROR: 2}
@@ -55,13 +56,16 @@ class LintSettings:
     rule_options: dict[str, dict] = factory(dict)
     known_knobs: list[str] = factory(list)
     require_reason: bool = False
+    # the files are fragments of a configuration that is not here (an HTCondor-CE or glideinWMS
+    # config.d): macros they use but do not define come from the rest (see _fragment_macros)
+    fragment: bool = False
 
     @classmethod
     def from_project(cls, project) -> "LintSettings":
         return cls(select=project.select, extend_select=list(project.extend_select),
                    ignore=list(project.ignore), severity=dict(project.severity),
                    rule_options=dict(project.rule_options), known_knobs=list(project.known_knobs),
-                   require_reason=project.require_reason)
+                   require_reason=project.require_reason, fragment=project.fragment)
 
 
 @record
@@ -542,11 +546,41 @@ def _run(target, machine, settings: LintSettings, ruleset, allow_exec: bool, sub
     ctx.rule = None
 
     files = list(getattr(config, "files", ()))
+    if settings.fragment:
+        findings = _fragment_macros(findings, ctx, by_engine.get(FRAGMENT_MACROS), enabled_codes, files)
     result = LintResult(findings=[], rules_run=rules_run, skipped_rules=skipped, files=files)
     kept = _apply_suppressions(findings, ctx, ruleset, enabled_codes, settings, files, result, engine_finding)
     result.findings = _finish(kept, settings, ruleset, files)
     _show_paths_as_reported(result.findings, config)
     return result
+
+
+def _fragment_macros(findings, ctx, rule, enabled_codes, files) -> list[Diagnostic]:
+    """Fragment mode: a macro the files use but define nowhere comes from the configuration they are
+    composed with, so the findings that exist only because such macros are empty here (``causes``) are
+    replaced by one finding naming the macros the fragment relies on, with what each would break."""
+    external = set()
+    for finding in findings:
+        external |= {cause for cause in finding.causes if ctx.config.source(cause) is None}
+    if not external:
+        return findings
+    kept, folded = [], []
+    for finding in findings:
+        (folded if finding.causes and finding.causes <= external else kept).append(finding)
+    if rule is None or rule.code not in enabled_codes:
+        return kept
+    names = sorted(external)
+    shown = ", ".join(names[:12]) + (f" and {len(names) - 12} more" if len(names) > 12 else "")
+    notes = []
+    for finding in folded[:20]:
+        where = f"{finding.location.file}:{finding.location.line}" if finding.location else "the configuration"
+        notes.append(f"if they are not defined there: {finding.code} at {where}: {finding.message}")
+    at = Location(files[0], 1, 1) if files else None
+    kept.append(Diagnostic(rule.severity, f"this fragment uses {len(names)} macro{'s' * (len(names) != 1)} it does "
+                                          f"not define ({shown}): they must come from the configuration it is "
+                                          f"composed with", at, code=rule.code, rule=rule.name, fix=rule.fix,
+                           notes=notes))
+    return kept
 
 
 _PATH_CHARS = r"[A-Za-z0-9_.~/+-]"

@@ -15,6 +15,8 @@ first directory holding either file wins, ``.condorcfg.yaml`` before ``pyproject
     fail-on = "error"                      # warning (default) | error | info
     machine = "machines/ep.yaml"           # default machine profile: file, or a name below
     require-reason = true                  # a suppression must say why
+    fragment = true                        # the files are config.d fragments of a configuration kept
+                                           # elsewhere (HTCondor-CE, glideinWMS): macros come from it
     known-knobs = ["SITE_.*", "GPU_MONITOR"]   # site-specific knob names (regexes)
 
     [tool.condorcfg.machine-profiles]      # named profiles for --machine NAME
@@ -50,7 +52,7 @@ MAX_KNOB_CHOICES = 16  # ways through a pattern's alternatives and bounded repea
 _LIST_KEYS = ("roots", "select", "extend-select", "ignore", "known-knobs")
 _PATH_KEYS = ("sysroot", "baseline")
 _KEYS = set(_LIST_KEYS) | set(_PATH_KEYS) | {"severity", "fail-on", "machine", "machine-profiles",
-                                             "require-reason", "rule-options"}
+                                             "require-reason", "rule-options", "fragment"}
 
 
 class ProjectConfigError(CondorcfgError):
@@ -74,6 +76,7 @@ class ProjectConfig:
     rule_options: dict[str, dict] = factory(dict)
     sysroot: str | None = None
     baseline: str | None = None
+    fragment: bool = False
 
     def settings_files(self) -> list[str]:
         """The files whose change changes what lint reports: this file, profiles, the baseline."""
@@ -245,6 +248,10 @@ def _build(data: dict, path: Path, line_of) -> ProjectConfig:
             if not isinstance(value, bool):
                 _fail(path, line, "'require-reason' must be true or false")
             project.require_reason = value
+        elif key == "fragment":
+            if not isinstance(value, bool):
+                _fail(path, line, "'fragment' must be true or false")
+            project.fragment = value
         elif key == "machine":
             project.machine = _profile_ref(value, directory, path, line)
         elif key == "machine-profiles":

@@ -160,7 +160,8 @@ def exported_undefined(ctx):
             if writer is None:
                 continue
             yield ctx.finding(f"{list_name} exports {item}, but no knob {item} is defined: the daemon skips it, so "
-                              f"the ad has no {item} attribute", at=writer, span=_item_span(ctx, writer, item))
+                              f"the ad has no {item} attribute", at=writer, span=_item_span(ctx, writer, item),
+                              causes=frozenset({item.upper()}))
 
 
 def _referenced_names(ctx) -> set[str]:
