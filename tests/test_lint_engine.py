@@ -646,3 +646,21 @@ def test_fragment_is_a_project_setting(tmp_path):
 
     (tmp_path / ".condorcfg.yaml").write_text("fragment: true\n")
     assert engine.LintSettings.from_project(load(tmp_path / ".condorcfg.yaml")).fragment is True
+
+
+@pytest.mark.parametrize("text, name", [("X = 1", "X"), ("  x  +=  a b", "X"), ("X@=end", "X"), ("X @= end  ", "X"),
+                                        ("X @= a b", "X"), ("XY = 1", "X"), ("X : 1", "X"), ("\tX=", "X"),
+                                        ("X\u00a0= 1", "X"), ("X ==", "X"), ("", "X")])
+def test_value_column_matches_the_regex_it_replaced(text, name):
+    import re
+
+    found = re.match(r"\s*" + re.escape(name) + r"\s*(?:(\+?=)\s*|@=\s*\S+\s*$)", text, re.IGNORECASE)
+    want = None if not found else ((8, 1) if found.group(1) is None else (7, found.end() + 1))
+    assert engine._value_column(text, name, 7) == want
+
+
+def test_value_column_compares_names_as_htcondor_does():
+    """HTCondor compares knob names ASCII-case-insensitively: `ſTART` (long s) is not START (re's
+    IGNORECASE, which the old regex used, folds it to S)."""
+    assert engine._value_column("ſTART = 1", "START", 1) is None
+    assert engine._value_column("ſTART = 1", "ſTART", 1) == (1, 9)

@@ -327,14 +327,7 @@ class LintContext:
         lines = self.source_lines(loc.file)
         if not 0 < loc.line <= len(lines):
             return None
-        text = lines[loc.line - 1]
-        found = re.match(r"\s*" + re.escape(definition.name) + r"\s*(?:(\+?=)\s*|@=\s*\S+\s*$)", text,
-                         re.IGNORECASE)
-        if not found:
-            return None
-        if found.group(1) is None:  # heredoc: the value starts on the next line
-            return loc.line + 1, 1
-        return loc.line, found.end() + 1
+        return _value_column(lines[loc.line - 1], definition.name, loc.line)
 
     def value_span(self, definition) -> tuple | None:
         """(line, column, end_line, end_column) of the written value, or None."""
@@ -581,6 +574,31 @@ def _fragment_macros(findings, ctx, rule, enabled_codes, files) -> list[Diagnost
                                           f"composed with", at, code=rule.code, rule=rule.name, fix=rule.fix,
                            notes=notes))
     return kept
+
+
+def _value_column(text: str, name: str, line: int) -> tuple[int, int] | None:
+    """Where the value of ``NAME = value`` / ``NAME += value`` starts on ``text`` (1-based), or the line
+    after a heredoc opener ``NAME @=tag``; None when ``text`` does not assign ``name``.  (String tests,
+    not a regex built from the name: one per definition filled re's cache and cost a compile each.)"""
+    size = len(text)
+    i = size - len(text.lstrip())
+    end = i + len(name)
+    if text[i:end].lower() != name.lower():
+        return None
+    while end < size and text[end].isspace():
+        end += 1
+    if text.startswith("@=", end):
+        tag = text[end + 2:].strip()
+        return (line + 1, 1) if tag and not any(c.isspace() for c in tag) else None
+    if text.startswith("+=", end):
+        end += 2
+    elif text.startswith("=", end):
+        end += 1
+    else:
+        return None
+    while end < size and text[end].isspace():
+        end += 1
+    return line, end + 1
 
 
 _PATH_CHARS = r"[A-Za-z0-9_.~/+-]"
