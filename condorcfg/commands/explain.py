@@ -30,7 +30,7 @@ def rule_json(rule) -> dict:
     """A rule's fields as JSON: the ``rules --format json`` keys, then its documentation and examples."""
     return {"code": rule.code, "rule": rule.name, "severity": rule.severity, "summary": rule.summary,
             "enabled": rule.enabled, "check": rule.check or "declarative", "rationale": rule.rationale,
-            "fix": rule.fix, "ignorable": rule.ignorable, "options": rule.options, "references": rule.references,
+            "fix": rule.fix, "ignorable": rule.ignorable, "references": rule.references,
             "needs": rule.needs, "examples": {"pass": [_example_json(e) for e in rule.pass_examples],
                                               "fail": [_example_json(e) for e in rule.fail_examples]},
             "file": rule.file, "line": rule.line}

@@ -53,7 +53,6 @@ class LintSettings:
     extend_select: list[str] = factory(list)
     ignore: list[str] = factory(list)
     severity: dict[str, str] = factory(dict)
-    rule_options: dict[str, dict] = factory(dict)
     known_knobs: list[str] = factory(list)
     require_reason: bool = False
     # the files are fragments of a configuration that is not here (an HTCondor-CE or glideinWMS
@@ -64,7 +63,7 @@ class LintSettings:
     def from_project(cls, project) -> "LintSettings":
         return cls(select=project.select, extend_select=list(project.extend_select),
                    ignore=list(project.ignore), severity=dict(project.severity),
-                   rule_options=dict(project.rule_options), known_knobs=list(project.known_knobs),
+                   known_knobs=list(project.known_knobs),
                    require_reason=project.require_reason, fragment=project.fragment)
 
 
@@ -192,7 +191,7 @@ class _Failed:
 
 
 class LintContext:
-    """What a check sees: the composed config, the machine, the knowledge base, its rule and options."""
+    """What a check sees: the composed config, the machine, the knowledge base, its rule."""
 
     def __init__(self, config, machine=None, settings: LintSettings | None = None, ruleset=None,
                  machine_given: bool = False):
@@ -202,7 +201,6 @@ class LintContext:
         self.settings = settings or LintSettings()
         self.ruleset = ruleset
         self.rule = None
-        self.options: dict = {}
         self._known = [re.compile(p, re.IGNORECASE) for p in self.settings.known_knobs]
         self._lines: dict[str, list[str]] = {}
         self._parsed: dict[str, tuple] = {}
@@ -516,8 +514,6 @@ def _run(target, machine, settings: LintSettings, ruleset, allow_exec: bool, sub
                                            f"not registered in condorcfg.lint.checks", always=True)
             continue
         ctx.rule = rule
-        ctx.options = {**rule.options, **settings.rule_options.get(rule.name, {}),
-                       **settings.rule_options.get(rule.code, {})}
         listed = unlisted = 0
         try:
             for item in function(ctx) or ():

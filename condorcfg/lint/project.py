@@ -23,9 +23,6 @@ first directory holding either file wins, ``.condorcfg.yaml`` before ``pyproject
     gpu = "machines/gpu.yaml"
     small = {cpus = 4, memory = 8192}
 
-    [tool.condorcfg.rule-options.SLT602]   # per-rule options (each rule documents its own)
-    tolerance = 0.05
-
 Relative paths are relative to the directory of the file that sets them.
 
 The project file comes with the pull request, so what it can cost is bounded: at most
@@ -52,7 +49,7 @@ MAX_KNOB_CHOICES = 16  # ways through a pattern's alternatives and bounded repea
 _LIST_KEYS = ("roots", "select", "extend-select", "ignore", "known-knobs")
 _PATH_KEYS = ("sysroot", "baseline")
 _KEYS = set(_LIST_KEYS) | set(_PATH_KEYS) | {"severity", "fail-on", "machine", "machine-profiles",
-                                             "require-reason", "rule-options", "fragment"}
+                                             "require-reason", "fragment"}
 
 
 class ProjectConfigError(CondorcfgError):
@@ -73,7 +70,6 @@ class ProjectConfig:
     machine_profiles: dict[str, str | dict] = factory(dict)
     require_reason: bool = False
     known_knobs: list[str] = factory(list)
-    rule_options: dict[str, dict] = factory(dict)
     sysroot: str | None = None
     baseline: str | None = None
     fragment: bool = False
@@ -258,10 +254,6 @@ def _build(data: dict, path: Path, line_of) -> ProjectConfig:
             if not isinstance(value, dict):
                 _fail(path, line, "'machine-profiles' must map names to profile files or mappings")
             project.machine_profiles = {str(n): _profile_ref(v, directory, path, line) for n, v in value.items()}
-        elif key == "rule-options":
-            if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
-                _fail(path, line, "'rule-options' must map rule codes to tables of options")
-            project.rule_options = {str(k): dict(v) for k, v in value.items()}
     return project
 
 

@@ -12,7 +12,6 @@ Every rule is one entry of a YAML list in ``rules/<family>.yaml``::
       # match: {...}                    # ... or a declarative matcher (exactly one of the two)
       enabled: true                     # optional; false = opt-in rule, run only when selected
       ignorable: true                   # optional; false = `# condorcfg: ignore[...]` cannot hide it
-      options: {max: 10}                # optional defaults, overridable per project
       references: [https://...]         # optional links shown by `condorcfg explain`
       needs: [machine]                  # optional: machine | root | version (what the rule relies on)
       examples:
@@ -48,7 +47,7 @@ _CACHE_FORMAT = 3  # bump when Rule's fields change
 _CACHE_KEEP = 8    # cache files kept (several checkouts may share the cache directory)
 
 _KEYS = {"code", "name", "severity", "summary", "rationale", "fix", "check", "match", "enabled",
-         "ignorable", "options", "references", "needs", "examples"}
+         "ignorable", "references", "needs", "examples"}
 _REQUIRED = ("code", "name", "severity", "summary", "rationale")
 # machine: a machine profile; root: the whole configuration a host reads (a root, not loose files)
 _NEEDS = {"machine", "root", "version"}
@@ -77,7 +76,6 @@ class Rule:
     match: dict | None = None
     enabled: bool = True
     ignorable: bool = True
-    options: dict = factory(dict)
     references: list[str] = factory(list)
     needs: list[str] = factory(list)
     pass_examples: list[Example] = factory(list)
@@ -254,9 +252,6 @@ def _parse_rule(path: str, entry) -> Rule:
     for key in ("enabled", "ignorable"):
         if key in entry and not isinstance(entry[key], bool):
             _fail(path, where(key), f"{key!r} must be true or false")
-    options = _plain(entry.get("options") or {})
-    if not isinstance(options, dict):
-        _fail(path, where("options"), "'options' must be a mapping of option name to default value")
     references = _plain(entry.get("references") or [])
     if not isinstance(references, list) or not all(isinstance(r, str) for r in references):
         _fail(path, where("references"), "'references' must be a list of strings")
@@ -270,7 +265,7 @@ def _parse_rule(path: str, entry) -> Rule:
     return Rule(code=code, name=name, severity=severity, summary=str(entry["summary"]).strip(),
                 rationale=str(entry["rationale"]).strip(), fix=str(fix).strip(), check=check, match=match,
                 enabled=entry.get("enabled", True), ignorable=entry.get("ignorable", True),
-                options=options, references=references, needs=needs,
+                references=references, needs=needs,
                 pass_examples=passes, fail_examples=fails, file=path, line=line)
 
 
