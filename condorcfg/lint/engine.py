@@ -270,28 +270,31 @@ class LintContext:
             lines = self._lines[file] = read_lines(file)
         return lines
 
-    def expanded(self, definition) -> str:
-        """The expanded value of a definition (the effective one's is ``config.value``); "" if it cannot be.
+    def expanded(self, definition) -> str | None:
+        """The expanded value of a definition, or None when it cannot be expanded (a macro cycle, a runaway
+        expansion: the macro-cycle rule reports why; no rule crashes).
 
-        Cached by what is expanded - the effective value of a name, or a text - never by object
-        identity: ``config.source()`` may build a fresh Definition for a built-in default on every
-        call, and the id of a discarded object is reused.  A value whose expansion fails (a macro
-        cycle, a runaway expansion) reads as "": the macro-cycle rule reports why; no rule crashes.
+        The effective definition of a file or template expands as ``config.value`` does; any other (an
+        earlier one in the history, a built-in default) is its raw text expanded.  Cached by what is
+        expanded - the effective value of a name, or a text - never by object identity:
+        ``config.source()`` may build a fresh Definition for a built-in default on every call, and the id
+        of a discarded object is reused.
         """
         effective = self.config.source(definition.name)
-        if effective is definition or (effective is not None and _same_definition(effective, definition)):
+        if getattr(definition, "origin", "file") != "default" and (
+                effective is definition or (effective is not None and _same_definition(effective, definition))):
             key = ("value", definition.name.upper())
         else:
             key = ("text", definition.raw or "")
-        cached = self._expanded.get(key)
-        if cached is None:
+        cached = self._expanded.get(key, _NOT_CACHED)
+        if cached is _NOT_CACHED:
             try:
                 if key[0] == "value":
                     cached = self.config.value(definition.name) or ""
                 else:
                     cached = self.config.expand(definition.raw or "") or ""
             except (CondorcfgError, RecursionError):
-                cached = ""
+                cached = None
             self._expanded[key] = cached
         return cached
 
@@ -597,6 +600,7 @@ def _value_column(text: str, name: str, line: int) -> tuple[int, int] | None:
     return line, end + 1
 
 
+_NOT_CACHED = object()
 _PATH_CHARS = r"[A-Za-z0-9_.~/+-]"
 
 

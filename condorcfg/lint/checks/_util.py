@@ -212,16 +212,8 @@ def strip_parens(node):
 
 
 def expanded(ctx, definition) -> str | None:
-    """The expanded value, or None when expansion fails (a macro cycle: MAC202 reports it)."""
-    from condorcfg.diagnostics import CondorcfgError
-
-    try:
-        if getattr(definition, "origin", "file") == "default":
-            # a built-in default's text, expanded as written (as these checks always have)
-            return ctx.config.expand(definition.raw or "")
-        return ctx.expanded(definition)
-    except (CondorcfgError, RecursionError):
-        return None
+    """``ctx.expanded(definition)``: the expanded value, None when expansion fails (MAC202 reports it)."""
+    return ctx.expanded(definition)
 
 
 def value(ctx, name: str) -> str | None:
