@@ -143,3 +143,18 @@ def test_oversubscribed_slots_of_one_type_give_one_finding(tmp_path):
     findings = [f for f in engine.run(str(path), machine=MachineProfile(cpus=8, memory=16384)).findings
                 if f.code == "SLT602"]
     assert len(findings) == 1 and findings[0].message.startswith("slots 2-4 of type 1 each ask for")
+
+
+@pytest.mark.parametrize("text, code, reported", [
+    ("SLOT_TYPE_1 = cpus=60%, memory=60%\nNUM_SLOTS_TYPE_1 = 2\n", "SLT602", True),   # 120% on any machine
+    ("SLOT_TYPE_1 = 50%\nNUM_SLOTS_TYPE_1 = 2\n", "SLT602", False),
+    ("SLOT_TYPE_1 = cpus=3\nNUM_SLOTS_TYPE_1 = 4\n", "SLT602", False),                # depends on the machine
+    ("NUM_CPUS = 8\nNUM_SLOTS = 16\nSLOT_TYPE_0_PARTITIONABLE = false\n", "SLT603", True),
+    ("NUM_SLOTS = 16\nSLOT_TYPE_0_PARTITIONABLE = false\n", "SLT603", False),         # depends on the machine
+])
+def test_slot_rules_without_a_machine_report_what_holds_on_every_machine(tmp_path, text, code, reported):
+    path = tmp_path / "condor_config"
+    path.write_text(text)
+    result = engine.run(str(path))
+    assert code not in {rule.code for rule, _why in result.skipped_rules}
+    assert (code in {f.code for f in result.findings}) is reported

@@ -73,6 +73,9 @@ def slot_type_syntax(ctx):
 
 @check
 def slot_oversubscribed(ctx):
+    if not ctx.machine_given:  # what does not depend on the machine: shares that add up to more than all of it
+        yield from _shares_over_whole(ctx)
+        return
     # One finding per slot type and shortage, not per slot (NUM_SLOTS_TYPE_1 = 48 would give 48 on one line):
     # the slots of a type that ask for the same thing and find the same left are named together.
     groups: dict[tuple, list] = {}
@@ -91,6 +94,46 @@ def slot_oversubscribed(ctx):
 
 
 _SLOT_OF_TYPE = re.compile(r"^slot (\d+) of type (\d+) ")
+
+
+def _shares_over_whole(ctx):
+    """Slot types whose percentages or fractions of a resource, times their slot counts, exceed 100%:
+    over-subscribed on every machine, so reported without a machine profile."""
+    from condorcfg.slots.shares import ShareError, parse_share_value, split_items, standard_resource
+
+    asked: dict[str, float] = {}
+    writers: dict[str, list] = {}
+    for name in _typed_counts(ctx):
+        type_id = int(name.upper().rsplit("_", 1)[1])
+        count = _integer(value(ctx, name) or "")
+        definition = effective(ctx, f"SLOT_TYPE_{type_id}")
+        if count is None or not is_user(definition):
+            continue
+        default, named = None, {}
+        try:
+            for item in split_items(value(ctx, f"SLOT_TYPE_{type_id}") or ""):
+                item = item.strip()
+                if "=" not in item:
+                    default = parse_share_value(item, type_id)[0]
+                    continue
+                resource = standard_resource(item.split("=", 1)[0].strip())
+                if resource is not None:
+                    named[resource] = parse_share_value(item.split("=", 1)[1].split(":", 1)[0].strip(), type_id)[0]
+        except ShareError:
+            continue  # SLT601 reports it
+        for resource in ("cpus", "memory", "swap", "disk"):
+            share = named.get(resource, default)
+            if share is not None and share < 0:  # a fraction of the machine (absolute amounts depend on it)
+                asked[resource] = asked.get(resource, 0.0) + count * -share
+                writers.setdefault(resource, []).append((type_id, count, -share, definition))
+    for resource, total in asked.items():
+        if total <= 1.0 + 1e-6:
+            continue
+        parts = [f"{count} x {share * 100:g}% (type {type_id})" for type_id, count, share, _d in writers[resource]]
+        definition = writers[resource][-1][3]
+        yield ctx.finding(f"the slot types ask for {total * 100:g}% of the machine's {resource}: "
+                          f"{' + '.join(parts)}; whatever the machine, the last slots get less than they ask for",
+                          at=definition, span=ctx.value_span(definition))
 
 
 def _ranges(numbers: list[str]) -> str:
@@ -127,8 +170,11 @@ def num_slots_exceeds_cpus(ctx):
            for n in ctx.names()):
         return  # NUM_SLOTS only counts type-0 slots when no slot types are defined
     slots = _integer(value(ctx, "NUM_SLOTS"))
-    layout = _layout(ctx)
-    cpus = layout.totals.cpus if layout is not None else None
+    if ctx.machine_given:
+        layout = _layout(ctx)
+        cpus = layout.totals.cpus if layout is not None else None
+    else:  # without a machine: only when the configuration pins NUM_CPUS itself
+        cpus = _integer(value(ctx, "NUM_CPUS") or "") if is_user(effective(ctx, "NUM_CPUS")) else None
     if slots is not None and cpus and slots > cpus:
         yield ctx.finding(f"NUM_SLOTS = {slots} but this machine has {cpus} CPUs: NUM_SLOTS cannot create more "
                           f"slots than CPUs (the startd builds at most {cpus})", at=definition,
