@@ -139,7 +139,7 @@ def test_macro_cycle_crashes_no_rule(tmp_path):
     assert any(f.rule == "macro-cycle" for f in result.findings)
 
 
-def test_expanded_is_empty_for_a_cycle_and_remembers_the_failure(tmp_path):
+def test_expanded_is_none_for_a_cycle_and_remembers_the_failure(tmp_path):
     config = condorcfg.load(_write(tmp_path, "A = $(B)\nB = $(A)\n"))
     calls = []
 
@@ -152,7 +152,7 @@ def test_expanded_is_empty_for_a_cycle_and_remembers_the_failure(tmp_path):
             return config.value(name)
 
     ctx = engine.LintContext(Counting())
-    assert ctx.expanded(ctx.config.source("A")) == ""
+    assert ctx.expanded(ctx.config.source("A")) is None
     for _ in range(3):
         try:
             ctx.config.value("A")
@@ -188,7 +188,8 @@ def test_expanded_is_keyed_by_what_is_expanded_not_by_object_identity():
     ctx = engine.LintContext(config)
     for i in range(200):  # fresh objects, dropped at once: their ids are reused
         name = f"KNOB_{i}"
-        assert ctx.expanded(config.source(name)) == f"value-{name}"
+        # a built-in default is its raw text expanded (the effective value of a file knob is config.value)
+        assert ctx.expanded(config.source(name)) == f"expanded-raw-{name}"
         other = Definition(name, f"older-{i}", Location("f", 1), origin="file")
         assert ctx.expanded(other) == f"expanded-older-{i}"
 
