@@ -23,6 +23,7 @@ from condorcfg.lint.rules import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 TRIAGE_FILE = ROOT / "tests" / "data" / "corpus_lint_triage.yaml"
+REVIEW_FILE = ROOT / "tests" / "data" / "corpus_lint_review.yaml"
 
 
 def _corpus_files(shared) -> list[str]:
@@ -88,6 +89,37 @@ def test_error_findings_equal_the_triage_list(corpus_results):
     assert not new, ("error findings not in the triage list (fix the false positive, or add the true "
                      "problem with its reason):\n" + "\n".join(f"{k} {messages[k]}" for k in new))
     assert not gone, f"triage entries that are no longer reported (remove them): {gone}"
+
+
+def _review() -> list[dict]:
+    from ruamel.yaml import YAML
+
+    return YAML(typ="safe").load(REVIEW_FILE.read_text()) or []
+
+
+def test_every_review_entry_has_a_verdict_and_a_reason():
+    entries = _review()
+    assert len(entries) > 400
+    for entry in entries:
+        assert set(entry) == {"file", "line", "code", "verdict", "reason"}, entry
+        assert entry["verdict"] in ("true", "debatable"), entry  # a false finding is a bug, never listed
+        assert isinstance(entry["reason"], str) and len(entry["reason"]) > 15, entry
+
+
+def test_warning_and_info_findings_equal_the_review(corpus_results):
+    """Every finding below error level on the corpus has a reviewed verdict, and nothing else is listed: a
+    new finding is reviewed (a false one is fixed, not listed), a finding that went away is removed."""
+    results, _elapsed = corpus_results
+    found = Counter((name, f.location.line if f.location else 0, f.code)
+                    for name, findings in results.items() for f in findings if f.severity != "error")
+    listed = Counter((e["file"], e["line"], e["code"]) for e in _review())
+    messages = {(name, f.location.line if f.location else 0, f.code): f.message
+                for name, findings in results.items() for f in findings}
+    new = sorted((found - listed).elements())
+    gone = sorted((listed - found).elements())
+    assert not new, ("findings without a verdict in " + REVIEW_FILE.name + " (fix a false one; review a true one):\n"
+                     + "\n".join(f"{k} {messages[k]}" for k in new))
+    assert not gone, f"review entries no longer reported (remove them): {gone}"
 
 
 def test_triage_rule_slugs_match_codes():

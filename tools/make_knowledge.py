@@ -85,7 +85,8 @@ WANT_SUSPEND_VANILLA WANT_VACATE_VANILLA SUSPEND_VANILLA CONTINUE_VANILLA PREEMP
 WANT_SUSPEND_VM WANT_VACATE_VM SUSPEND_VM CONTINUE_VM PREEMPT_VM KILL_VM STARTD_COMPUTE_AVAIL_STATS
 STARTD_MAX_AVAIL_PERIOD_SAMPLES STARTD_AVAIL_CONFIDENCE XAUTHORITY_USERS NAMED_CHROOT SCITOKENS_SERVER_AUDIENCE
 VM_UNIV_NOBODY_USER VMP_HOST_MACHINE VMP_VM_LIST
-""".split()
+CONDOR_JOB_POLL_INTERVAL SEC_INVALIDATE_SESSIONS_VIA_TCP ENABLE_STDOUT_TESTING
+""".split()  # (the last line: condor_gridmanager/baseresource.cpp's legacy poll knob, daemon_core.cpp)
 
 # Subsystem names beyond the manual's table (subsystems.rst): daemons HTCondor 25 ships.
 EXTRA_SUBSYSTEMS = """CREDD LIBRARIAN ANNEX ANNEXD ADSTASH VIEW_SERVER CONDOR_VIEW CREDMON_KRB CREDMON_OAUTH
@@ -127,8 +128,8 @@ OBSOLETE_KNOBS = [
     {"pattern": r"JOB_ROUTER_(DEFAULTS|ENTRIES|ENTRIES_FILE|ENTRIES_CMD|ENTRIES_REFRESH)", "status": "removed",
      "replacement": "JOB_ROUTER_ROUTE_NAMES + JOB_ROUTER_ROUTE_<name> (and JOB_ROUTER_TRANSFORM_*)",
      "note": "the old ClassAd-syntax job router configuration was removed in HTCondor 25.0"},
-    {"pattern": r"EXECUTE_LOGIN_IS_DEDICATED", "status": "removed", "replacement": "DEDICATED_EXECUTE_ACCOUNT_REGEXP",
-     "note": "replaced by DEDICATED_EXECUTE_ACCOUNT_REGEXP"},
+    {"pattern": r"EXECUTE_LOGIN_IS_DEDICATED", "status": "deprecated", "replacement": "DEDICATED_EXECUTE_ACCOUNT_REGEXP",
+     "note": "still read, but deprecated in favour of DEDICATED_EXECUTE_ACCOUNT_REGEXP (global.rst)"},
     {"pattern": r"ALLOW_WRITE_COLLECTOR|ALLOW_WRITE_STARTD", "status": "deprecated",
      "replacement": "ALLOW_ADVERTISE_STARTD / ALLOW_DAEMON",
      "note": "since 9.0 ALLOW_WRITE only controls job submission; daemons advertise with ADVERTISE_* / DAEMON"},

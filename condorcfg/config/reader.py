@@ -154,8 +154,13 @@ class Reader:
         hint = ("it is not under --sysroot either; add the file to the repository there"
                 if self.sysroot else "set `sysroot` (--sysroot DIR) to map absolute paths onto the repository, "
                                      "or pass the file explicitly")
+        # the setting as written when it uses macros: host values (LOCAL_DIR is $(TILDE), the condor user's
+        # home) are not known here, so the expanded path may not be the one the host reads
+        stored = self.config.stored(setting) if setting in ("LOCAL_CONFIG_FILE", "LOCAL_CONFIG_DIR") else None
+        written = (stored.raw or "").strip() if stored is not None and "$(" in (stored.raw or "") else ""
+        shown = f"the file {setting} = `{written}` names (here {path})" if written else f"{path} (named by {setting})"
         self.config.diagnostics.append(Diagnostic(
-            "warning", f"not reading {path} (named by {setting}): it is outside the configuration given", where,
+            "warning", f"not reading {shown}: it is outside the configuration given", where,
             code="outside-file", notes=[f"a linter reads only the files it was given; {hint}"]))
 
     def _missing_host_file(self, path: str, where: Location | None, setting: str) -> None:

@@ -212,6 +212,7 @@ MAX_SUGGESTED = 2000  # unknown knobs per run that get a did-you-mean
 
 _DAEMON_BINARY = re.compile(r"(?i)^\s*(?:\$\((\w+)\)|\S*/condor_\w+)\s*$")
 _DAEMON_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+_NAMES_DAEMON = re.compile(r"(?i)(?:\w+\.)?(?:HAD_CONTROLLEE|MASTER_\w+_CONTROLLER)")
 # The declared daemons become one alternation in the family patterns: bounded, so that a hostile
 # configuration with 100,000 dotted names does not compile a 100,000-branch regex.
 MAX_DECLARED_DAEMONS = 256
@@ -224,6 +225,8 @@ def _declared_daemons(ctx) -> set[str]:
     knowledge = ctx.knowledge
     daemons = {i.upper() for i in _items(value(ctx, "DAEMON_LIST"))}
     for name in ctx.names():
+        if _NAMES_DAEMON.fullmatch(name):  # HAD_CONTROLLEE = NEGOTIATOR_ALLOCATED names a daemon
+            daemons.update(i.upper() for i in _items(value(ctx, name)))
         if "." in name:
             daemons.add(name.split(".", 1)[0].upper())
             continue
@@ -255,7 +258,8 @@ def unknown_knob(ctx):
     if daemons:  # <SUBSYS>_LOG and the like also name the daemons this configuration declares
         candidates = [(name, definition) for name, definition in candidates
                       if not knowledge.is_known_knob(name, daemons)]
-    used = _referenced_names(ctx) | set(exported_names(ctx)) | _attribute_names(ctx)
+    used = (_referenced_names(ctx) | set(exported_names(ctx)) | _attribute_names(ctx)
+            | {i.upper() for name in ("STARTER_LIST", "SHADOW_LIST") for i in _items(value(ctx, name))})
     suggested = 0
     for name, definition in candidates:
         base = name.split(".")[-1].upper()

@@ -39,7 +39,8 @@ def obsolete_knob(ctx):
         info = knowledge.obsolete(name)
         if info is not None and knowledge.builtin(name) is None:
             replacement = f"; use {info['replacement']} instead" if info.get("replacement") else ""
-            yield ctx.finding(f"{name} has no effect in HTCondor {knowledge.version}: {info['note']}{replacement}",
+            state = "is deprecated" if info.get("status") == "deprecated" else "has no effect"
+            yield ctx.finding(f"{name} {state} in HTCondor {knowledge.version}: {info['note']}{replacement}",
                               at=definition)
             continue
         if discard is None:

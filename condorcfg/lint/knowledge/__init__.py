@@ -108,34 +108,21 @@ def _skip_group(pattern: str, start: int) -> int:
 class _Patterns:
     """Name patterns (whole name, case-insensitive) tried in order: the first that matches wins.
 
-    Compiling 30 patterns costs a cold `condorcfg lint` several milliseconds, so at first each
-    pattern is compiled only when a name contains its required literal text (a small config asks
-    about a few names).  A big configuration asks about thousands: after ``_MANY`` names one
-    alternation of all patterns (tried in the same order) is faster.  Answers are remembered.
+    Each pattern is tried only when the name contains the pattern's required literal text (its
+    "needle": ``_TIMEOUT_MULTIPLIER`` for ``<SUBSYS>_TIMEOUT_MULTIPLIER``), and compiled the first
+    time it is tried: a name is compared with the few patterns that can match it, not with all of
+    them (one alternation of the manual's 150 families costs ~25 us a name).  Answers are remembered.
     """
-
-    _MANY = 64
 
     def __init__(self, entries: list[dict]):
         self.entries = entries
         self.needles = [_required_literal(e["pattern"]) for e in entries]
         self.compiled: list = [None] * len(entries)
         self.memo: dict[str, dict | None] = {}
-        self.combined = None
 
     def first(self, name: str) -> dict | None:
         if name in self.memo:
             return self.memo[name]
-        if self.combined is None and len(self.memo) >= self._MANY:
-            try:
-                self.combined = re.compile("|".join(f"(?P<p{i}>{e['pattern']})" for i, e in enumerate(self.entries)),
-                                           re.IGNORECASE)
-            except re.error:
-                self.combined = False  # cannot be combined: keep testing one by one
-        if self.combined:
-            match = self.combined.fullmatch(name)
-            found = self.memo[name] = self.entries[int(match.lastgroup[1:])] if match is not None else None
-            return found
         upper = name.upper()
         plain = name.isascii()  # IGNORECASE also folds a few non-ASCII letters: then test every pattern
         found = None
