@@ -75,3 +75,33 @@ def test_config_can_be_built_directly():
     assert cfg.find_cycle("X") is None
     cfg.define(Definition("D", "$(X)", Location("f", 2)))
     assert cfg.find_cycle("X") == ["X", "D", "X"]
+
+
+def test_an_endless_expansion_is_not_run_again_until_the_configuration_changes(tmp_path):
+    """A macro cycle is expanded to the limit once per name: lint asks about a name many times."""
+    import condorcfg
+    from condorcfg.config import macros
+    from condorcfg.diagnostics import CondorcfgError
+
+    path = tmp_path / "condor_config"
+    path.write_text("A = $(B)\nB = $(A)\n")
+    config = condorcfg.load([str(path)])
+    calls = []
+    original = macros.expand
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    macros.expand, saved = counting, macros.expand
+    try:
+        for _ in range(5):
+            try:
+                config.value("A")
+            except CondorcfgError as exc:
+                assert exc.diagnostic.code == "macro-cycle"
+            else:
+                raise AssertionError("a cycle must raise")
+    finally:
+        macros.expand = saved
+    assert len(calls) == 1

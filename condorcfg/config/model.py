@@ -43,6 +43,8 @@ _WRITTEN = ("file", "template", "env")  # the origins names() lists
 SHARE_MIN_LENGTH = 256  # shorter superseded values are kept as they are (sharing would not pay)
 
 
+_ENDLESS = ("macro-cycle", "macro-too-large", "macro-too-deep")  # expansions that never finish
+
 class _SharedText:
     """The latest value of one knob's growing history; the older values are slices of it.
 
@@ -171,6 +173,9 @@ class Config:
         self.budget: Budget = Budget() if budget is None else budget
         self._memo: macros.Memo = macros.Memo(self.lookup)  # knob expansions
         self._cycles: dict = {}  # find_cycle results
+        # names whose expansion never ends (a cycle, references that multiply): the diagnostic, so asking
+        # again does not run the expansion to its limit again (a lint run asks about a name many times)
+        self._endless: dict[str, Diagnostic] = {}
 
     def __repr__(self) -> str:
         return (f"Config(subsystem={self.subsystem!r}, local_name={self.local_name!r}, files={self.files!r}, "
@@ -211,6 +216,8 @@ class Config:
         self._memo.clear()
         if self._cycles:
             self._cycles.clear()
+        if self._endless:
+            self._endless.clear()
 
     def stored(self, name: str) -> Definition | None:
         """The effective definition stored under exactly this name (no prefixes, no defaults)."""
@@ -346,11 +353,20 @@ class Config:
         raw = self.lookup(name)
         if raw is None:
             return None
-        remembered = self._memo.values.get(name.upper()) if "$" in raw else None
+        key = name.upper()
+        remembered = self._memo.values.get(key) if "$" in raw else None
         if remembered is not None:
             expanded = macros.replace_dollar(remembered, self.budget)
         else:
-            expanded = self._expand(raw, name, name)
+            endless = self._endless.get(key)
+            if endless is not None:
+                raise CondorcfgError(endless.copy())
+            try:
+                expanded = self._expand(raw, name, name)
+            except CondorcfgError as exc:
+                if exc.diagnostic.code in _ENDLESS:
+                    self._endless[key] = exc.diagnostic.copy()
+                raise
         return expanded if expanded else None
 
     def is_defined(self, name: str) -> bool:
