@@ -24,7 +24,7 @@ DEFINED = frozenset({T, F, V})
 NO_JOB = frozenset({U})
 ANY_JOB = DEFINED | NO_JOB
 EVERYTHING = frozenset({T, F, U, E, V})
-MAX_DEPTH = 20
+MAX_DEPTH = 100  # nesting (a chain of one operator counts once): deeper is "anything"
 
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 _IDENTITY = {"=?=", "=!=", "is", "isnt"}
@@ -129,11 +129,19 @@ class Outcomes:
 
     def _binary(self, node, depth: int) -> frozenset:
         op = node.op
-        left = self.outcomes(node.left, depth + 1)
-        if op in ("&&", "||"):
-            right = self.outcomes(node.right, depth + 1)
+        if op in ("&&", "||"):  # a chain `a && b && c` (left-nested) is walked, not recursed into
+            operands = [node.right]
+            first = node.left
+            while isinstance(first, ast.BinaryOp) and first.op == op:
+                operands.append(first.right)
+                first = first.left
             combine = _and if op == "&&" else _or
-            return frozenset(combine(a, b) for a in left for b in right)
+            result = self.outcomes(first, depth + 1)
+            for operand in reversed(operands):
+                right = self.outcomes(operand, depth + 1)
+                result = frozenset(combine(a, b) for a in result for b in right)
+            return result
+        left = self.outcomes(node.left, depth + 1)
         right = self.outcomes(node.right, depth + 1)
         if op in _IDENTITY:
             same = _identical(left, right)

@@ -313,12 +313,17 @@ def claim_worklife_units(ctx):
 # ---------------------------------------------------------------- KILL, RANK
 
 def _conjuncts(node) -> list:
+    """The operands of a chain of && (through parentheses), without recursion: chains can be long."""
     from condorcfg.classad import ast
 
-    node = strip_parens(node)
-    if isinstance(node, ast.BinaryOp) and node.op == "&&":
-        return _conjuncts(node.left) + _conjuncts(node.right)
-    return [node]
+    found, pending = [], [node]
+    while pending:
+        current = strip_parens(pending.pop())
+        if isinstance(current, ast.BinaryOp) and current.op == "&&":
+            pending.extend((current.right, current.left))
+        else:
+            found.append(current)
+    return found
 
 
 def _state_test(node) -> tuple[str, str] | None:
@@ -435,8 +440,8 @@ def retirement_defeats_preempt(ctx):
         return
     limit = _runtime_limit(ctx, preempt)
     retirement = _retirement(ctx)
-    if limit is None or retirement is None or retirement[0] is None or retirement[1] < limit:
-        return
+    if limit is None or retirement is None or retirement[0] is None or retirement[1] <= 0 or retirement[1] < limit:
+        return  # (no retirement at all is POL515's case)
     definition, seconds = retirement
     yield ctx.finding(f"MAXJOBRETIREMENTTIME ({seconds:g} s) is at least the running-time limit of PREEMPT "
                       f"({limit:g} s): a job that reaches the limit still retires for up to {seconds:g} s more, so "
