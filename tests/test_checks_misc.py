@@ -158,3 +158,16 @@ def test_slot_rules_without_a_machine_report_what_holds_on_every_machine(tmp_pat
     result = engine.run(str(path))
     assert code not in {rule.code for rule, _why in result.skipped_rules}
     assert (code in {f.code for f in result.findings}) is reported
+
+
+@pytest.mark.parametrize("text", [
+    "NUM_SLOTS = " + "9" * 5000 + "\n",
+    "NUM_SLOTS_TYPE_" + "7" * 5000 + " = 2\nSLOT_TYPE_" + "7" * 5000 + " = cpus=50%\n",
+    "MEMORY = " + "1" * 5000 + "\n",
+    "# 1 hour\nMAXJOBRETIREMENTTIME = " + "6" * 5000 + "\n",
+    "MAXJOBRETIREMENTTIME = \u00b2\n",
+])
+def test_huge_or_odd_numbers_are_no_crash(tmp_path, text):
+    path = tmp_path / "condor_config"
+    path.write_text(text)
+    assert not [f for f in engine.run(str(path)).findings if f.rule == engine.INTERNAL_ERROR]

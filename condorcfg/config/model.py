@@ -364,7 +364,8 @@ class Config:
             try:
                 expanded = self._expand(raw, name, name)
             except CondorcfgError as exc:
-                if exc.diagnostic.code in _ENDLESS:
+                if exc.diagnostic.code in _ENDLESS and "nesting too deep" not in exc.diagnostic.message:
+                    # (Python's recursion limit depends on the caller's stack: not a fact about the name)
                     self._endless[key] = exc.diagnostic.copy()
                 raise
         return expanded if expanded else None

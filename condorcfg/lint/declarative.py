@@ -124,6 +124,8 @@ def run_matcher(ctx) -> Iterator:
             if definition is None or definition.origin == "default":
                 continue
             expanded = ctx.expanded(definition)
+            if expanded is None:
+                continue  # the value cannot be expanded (a macro cycle: MAC202 reports it)
             text = expanded if match.get("expanded") else (definition.raw or "")
             if value_re and not value_re.search(text):
                 continue

@@ -538,10 +538,10 @@ def _run(target, machine, settings: LintSettings, ruleset, allow_exec: bool, sub
     ctx.rule = None
 
     files = list(getattr(config, "files", ()))
-    if settings.fragment:
-        findings = _fragment_macros(findings, ctx, by_engine.get(FRAGMENT_MACROS), enabled_codes, files)
     result = LintResult(findings=[], rules_run=rules_run, skipped_rules=skipped, files=files)
     kept = _apply_suppressions(findings, ctx, ruleset, enabled_codes, settings, files, result, engine_finding)
+    if settings.fragment:  # (after the suppressions: a suppressed finding is used, and not listed again)
+        kept = _fragment_macros(kept, ctx, by_engine.get(FRAGMENT_MACROS), enabled_codes, files)
     result.findings = _finish(kept, settings, ruleset, files)
     _show_paths_as_reported(result.findings, config)
     return result

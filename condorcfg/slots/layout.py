@@ -105,7 +105,8 @@ def count_types(knobs: Knobs, totals: MachineTotals, problems: list) -> list[Slo
                 "and NUM_SLOTS_TYPE_1 instead", bad))
     for name in knobs.cfg.names():
         match = _SHARE_KNOB.match(name) or _COUNT_KNOB.match(name)
-        if match and int(match.group(1)) > max_types and knobs.value(name) is not None:
+        # (a type number longer than 9 digits is above any MAX_SLOT_TYPES; int() of 4,300+ digits raises)
+        if match and (len(match.group(1)) > 9 or int(match.group(1)) > max_types) and knobs.value(name) is not None:
             problems.append(knobs.warning(
                 f"{name} is ignored: slot types go up to MAX_SLOT_TYPES = {max_types}", name))
 

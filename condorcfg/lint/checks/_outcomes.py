@@ -85,7 +85,7 @@ class Outcomes:
         if isinstance(node, ast.UnaryOp):
             inner = self.outcomes(node.operand, depth + 1)
             if node.op == "!":
-                return frozenset(_not(v) for v in inner)
+                return frozenset(_not(v) for v in _as_logical(inner) - {V})
             return _arithmetic(inner)
         if isinstance(node, ast.BinaryOp):
             return self._binary(node, depth)
@@ -136,9 +136,9 @@ class Outcomes:
                 operands.append(first.right)
                 first = first.left
             combine = _and if op == "&&" else _or
-            result = self.outcomes(first, depth + 1)
+            result = self._logical(first, depth)
             for operand in reversed(operands):
-                right = self.outcomes(operand, depth + 1)
+                right = self._logical(operand, depth)
                 result = frozenset(combine(a, b) for a in result for b in right)
             return result
         left = self.outcomes(node.left, depth + 1)
@@ -157,6 +157,15 @@ class Outcomes:
             return frozenset(result)
         return _arithmetic(left | right)
 
+    def _logical(self, node, depth: int) -> frozenset:
+        """The outcomes of an operand of && or ||: a number literal is true or false, other values as _as_logical."""
+        inner = node
+        while isinstance(inner, ast.Paren):
+            inner = inner.inner
+        if isinstance(inner, ast.Literal) and type(inner.value) in (int, float):
+            return frozenset({T if inner.value else F})
+        return _as_logical(self.outcomes(node, depth + 1))
+
     def _choose(self, condition: frozenset, then, otherwise, depth: int) -> frozenset:
         result = set()
         if T in condition:
@@ -165,7 +174,10 @@ class Outcomes:
             result |= self.outcomes(otherwise, depth + 1)
         if U in condition:
             result.add(U)
-        if E in condition or V in condition:
+        if V in condition:  # a number chooses like a boolean; another value is ERROR
+            result |= self.outcomes(then, depth + 1) | self.outcomes(otherwise, depth + 1)
+            result.add(E)
+        elif E in condition:
             result.add(E)
         return frozenset(result)
 
@@ -181,6 +193,12 @@ class Outcomes:
         for arg in args:  # evaluated for the references it follows (cycles, memo); the result is unknown
             self.outcomes(arg, depth + 1)
         return EVERYTHING
+
+
+def _as_logical(outcomes: frozenset) -> frozenset:
+    """What a value is to && and ||: a number counts as true or false (non-zero), as in HTCondor; another
+    value (a string, a list) is ERROR - V stands for both, so it may be any of the three."""
+    return outcomes | {T, F, E} if V in outcomes else outcomes
 
 
 def _literal(value) -> str:

@@ -42,13 +42,21 @@ def trailing_comment_in_expression(ctx):
 
 def _statement_at(ctx, file: str, line: int):
     """The statement of ``file`` whose logical line covers physical ``line`` (the last starting at or before it)."""
-    found = None
-    for statement in getattr(ctx.config, "statements", ()) or ():
-        location = statement.location
-        if location is not None and location.file == file and location.line <= line and statement.template is None:
-            if found is None or location.line >= found.location.line:
-                found = statement
-    return found
+    import bisect
+
+    index = ctx.shared.get("cfg_statement_lines")
+    if index is None:  # per file: (start lines, statements), sorted once per run
+        index = ctx.shared["cfg_statement_lines"] = {}
+        for statement in getattr(ctx.config, "statements", ()) or ():
+            location = statement.location
+            if location is not None and statement.template is None:
+                index.setdefault(location.file, []).append((location.line, statement))
+        for key, entries in index.items():
+            entries.sort(key=lambda entry: entry[0])
+            index[key] = ([entry[0] for entry in entries], [entry[1] for entry in entries])
+    lines, statements = index.get(file, ([], []))
+    at = bisect.bisect_right(lines, line)
+    return statements[at - 1] if at else None
 
 
 @check

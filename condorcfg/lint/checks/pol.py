@@ -283,7 +283,7 @@ def _time_units(ctx, knob: str, what: str):
     if not is_user(definition):
         return
     text = (config_value(ctx, knob) or "").strip()
-    if not text.isdigit():
+    if not re.fullmatch(r"[0-9]{1,12}", text):  # (ASCII digits: str.isdigit() takes "²")
         return
     seconds = int(text)
     durations = _comment_durations(ctx, definition)
@@ -381,8 +381,8 @@ def rank_machine_attrs_only(ctx):
         scope = (ref.scope or "").upper()
         if scope == "MY":
             continue
-        if scope or not (knowledge.is_machine_attribute(ref.name) or ref.name.upper() in exported):
-            return  # TARGET.x, a job attribute, or a name that may be one
+        if scope or not knowledge.is_machine_attribute(ref.name):
+            return  # TARGET.x, a job attribute, an exported knob (which may read the job), or a name that may be one
         if knowledge.is_job_attribute(ref.name):
             return
     names = ", ".join(dict.fromkeys(ref.name for ref in references))
@@ -396,8 +396,8 @@ def rank_machine_attrs_only(ctx):
 
 # A job's running time in a policy expression: the time since the job started (not since the current
 # activity began: `time() - EnteredCurrentActivity` beside Activity == "Suspended" is time suspended).
-_RUNTIME = re.compile(r"(?i)time\(\)\s*-\s*(?:MY\.|TARGET\.)?(JobStart|JobCurrentStartDate)\b|TotalJobRunTime|"
-                      r"RemoteWallClockTime")
+_RUNTIME = re.compile(r"(?i)\(?\s*time\(\)\s*-\s*(?:MY\.|TARGET\.)?(?:JobStart|JobCurrentStartDate)\s*\)?|"
+                      r"(?:MY\.|TARGET\.)?(?:TotalJobRunTime|RemoteWallClockTime)")
 
 
 def _runtime_limit(ctx, definition) -> float | None:
@@ -416,7 +416,7 @@ def _runtime_limit(ctx, definition) -> float | None:
         limit = fold(right)
         if isinstance(limit, bool) or not isinstance(limit, (int, float)):
             continue
-        if _RUNTIME.search(unparse(left)):
+        if _RUNTIME.fullmatch(unparse(strip_parens(left)).strip()):  # unscaled: `(time() - JobStart) / 60` is not seconds
             limits.append(float(limit))
     return min(limits) if limits else None
 
@@ -466,6 +466,14 @@ def preempt_without_retirement(ctx):
                       fix="give jobs time to finish: MAXJOBRETIREMENTTIME = <seconds> (shorter than the limit)")
 
 
+def _is_startd(ctx, daemon: str) -> bool:
+    """STARTD, or a daemon of DAEMON_LIST whose program is the startd (STARTD2 = $(STARTD), .../condor_startd)."""
+    if daemon == "STARTD":
+        return True
+    program = (ctx.config.source(daemon).raw or "") if ctx.config.source(daemon) is not None else ""
+    return bool(re.fullmatch(r"(?i)\s*(\$\(STARTD\)|\S*condor_startd)\s*", program))
+
+
 _STARTD_ONLY = ("START", "SUSPEND", "CONTINUE", "PREEMPT", "KILL", "WANT_SUSPEND", "WANT_VACATE", "IS_OWNER")
 
 
@@ -475,7 +483,7 @@ def startd_policy_without_startd(ctx):
     if not is_user(daemons_definition):
         return  # the daemons come from a role template or another file: nothing to say
     daemons = {d.strip().upper() for d in re.split(r"[\s,]+", config_value(ctx, "DAEMON_LIST") or "") if d.strip()}
-    if not daemons or "STARTD" in daemons:
+    if not daemons or any(_is_startd(ctx, d) for d in daemons):
         return
     written = [(knob, effective(ctx, knob)) for knob in _STARTD_ONLY]
     written = [(knob, d) for knob, d in written if is_user(d)]

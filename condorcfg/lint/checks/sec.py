@@ -244,7 +244,7 @@ def removed_auth_method(ctx):
             others = list(dict.fromkeys(m for m in methods if m not in _REMOVED_METHODS))
             consequence = (f"only {', '.join(others)} remain{'s' if len(others) == 1 else ''}" if others else
                            "no method is left, so authentication at this level always fails")
-            at = (definition.raw or "").upper().find(method)
-            span = raw_span(ctx, definition, at, at + len(method)) if at >= 0 else ctx.value_span(definition)
+            found = re.search(r"(?<![\w$(])" + method + r"(?!\w)", (definition.raw or "").upper())
+            span = raw_span(ctx, definition, found.start(), found.end()) if found else ctx.value_span(definition)
             yield ctx.finding(f"{method} in {name}: {_REMOVED_METHODS[method]}, so it is never used; {consequence}",
                               at=definition, span=span)

@@ -81,19 +81,24 @@ def slot_oversubscribed(ctx):
     groups: dict[tuple, list] = {}
     for finding in _layout_findings(ctx, "oversubscribed"):
         found = _SLOT_OF_TYPE.match(finding.message)
-        key = (finding.location, _SLOT_OF_TYPE.sub("", finding.message, count=1) if found else finding.message)
+        shape = "of"
+        if found is None:
+            found, shape = _SLOT_TYPE_PAREN.match(finding.message), "paren"
+        rest = finding.message[found.end():] if found else finding.message
+        key = (finding.location, shape if found else None, found.group(2) if found else None, rest)
         groups.setdefault(key, []).append((found.group(1) if found else None, finding))
-    for (_location, rest), members in groups.items():
+    for (_location, shape, type_id, rest), members in groups.items():
         first = members[0][1]
         slots = [slot for slot, _finding in members if slot is not None]
         if len(members) > 1 and len(slots) == len(members):
-            type_id = _SLOT_OF_TYPE.match(first.message).group(2)
-            rest = rest.replace("asks for", "ask for", 1)
-            first.message = f"slots {_ranges(slots)} of type {type_id} each {rest}"
+            rest = rest.replace("asks for", "ask for", 1).replace("gets nothing from its", "get nothing from their", 1)
+            where = f"of type {type_id}" if shape == "of" else f"(type {type_id})"
+            first.message = f"slots {_ranges(slots)} {where} each {rest}"
         yield first
 
 
 _SLOT_OF_TYPE = re.compile(r"^slot (\d+) of type (\d+) ")
+_SLOT_TYPE_PAREN = re.compile(r"^slot (\d+) \(type (\d+)\) ")
 
 
 def _shares_over_whole(ctx):
@@ -104,7 +109,9 @@ def _shares_over_whole(ctx):
     asked: dict[str, float] = {}
     writers: dict[str, list] = {}
     for name in _typed_counts(ctx):
-        type_id = int(name.upper().rsplit("_", 1)[1])
+        type_id = _integer(name.upper().rsplit("_", 1)[1])
+        if type_id is None:
+            continue
         count = _integer(value(ctx, name) or "")
         definition = effective(ctx, f"SLOT_TYPE_{type_id}")
         if count is None or not is_user(definition):
@@ -152,7 +159,7 @@ def _integer(text):
     return int(stripped) if _DIGITS.fullmatch(stripped) else None
 
 
-_DIGITS = re.compile(r"[+-]?[0-9]+")
+_DIGITS = re.compile(r"[+-]?[0-9]{1,18}")  # (longer: not a count any machine has; int() of 4,300+ digits raises)
 
 
 # compiled once: these are tried against every name of the configuration
@@ -175,6 +182,7 @@ def num_slots_exceeds_cpus(ctx):
         cpus = layout.totals.cpus if layout is not None else None
     else:  # without a machine: only when the configuration pins NUM_CPUS itself
         cpus = _integer(value(ctx, "NUM_CPUS") or "") if is_user(effective(ctx, "NUM_CPUS")) else None
+        cpus = cpus if cpus is not None and cpus >= 1 else None  # (below 1: the startd uses 1; not pinned then)
     if slots is not None and cpus and slots > cpus:
         yield ctx.finding(f"NUM_SLOTS = {slots} but this machine has {cpus} CPUs: NUM_SLOTS cannot create more "
                           f"slots than CPUs (the startd builds at most {cpus})", at=definition,
@@ -212,7 +220,7 @@ def slot_type_incomplete(ctx):
         found = _SLOT_TYPE.fullmatch(upper)
         if found and found.group(1) != "0":
             types[found.group(1)] = upper
-    for type_id, upper in sorted(types.items(), key=lambda item: int(item[0])):
+    for type_id, upper in sorted(types.items(), key=lambda item: (len(item[0]), item[0])):
         definition = ctx.config.source(upper)
         if not is_user(definition):
             continue
@@ -303,7 +311,9 @@ def memory_units(ctx):
         if not is_user(definition):
             continue
         for found in _MEMORY_ITEM.finditer(value(ctx, name) or ""):
-            amount = int(found.group(2))
+            amount = _integer(found.group(2))
+            if amount is None:
+                continue
             if 0 < amount < 1024:
                 yield ctx.finding(f"{found.group(0).strip()} in {name} is in MiB (a slot of {amount} MiB); {amount} GiB "
                                   f"is {found.group(1)}={amount}G", at=definition,
@@ -321,7 +331,9 @@ def _partitionable_types(ctx) -> dict[int, bool]:
         return {0: knobs.boolean("SLOT_TYPE_0_PARTITIONABLE", True)}
     types = {}
     for name in typed:
-        type_id = int(name.upper().rsplit("_", 1)[1])
+        type_id = _integer(name.upper().rsplit("_", 1)[1])
+        if type_id is None:
+            continue
         types[type_id] = knobs.boolean(f"SLOT_TYPE_{type_id}_PARTITIONABLE", False)
     return types
 

@@ -56,8 +56,9 @@ _HOSTALLOW = re.compile(r"HOST(ALLOW|DENY)_.+", re.IGNORECASE)
 def _hostallow_lines(ctx):
     """(name, definition, modern name, modern is set, lost) for each HOSTALLOW_*/HOSTDENY_* line of the user
     that HTCondor ignores; ``lost``: the line meant to restrict a level (or deny hosts) that nothing restricts
-    now.  A line used as a macro by the same level's ALLOW_/DENY_ knob is not ignored (ALLOW_WRITE =
-    $(HOSTALLOW_WRITE)); used only by another level's list (ALLOW_WRITE = $(HOSTALLOW_ADMINISTRATOR)) it is."""
+    now, whoever uses the line as a macro (ALLOW_WRITE = $(HOSTALLOW_ADMINISTRATOR) does not restrict
+    ADMINISTRATOR).  A line that no such level loses is yielded (as dead) only when no knob HTCondor reads
+    uses it as a macro (ALLOW_WRITE = $(HOSTALLOW_WRITE); uses by other HOSTALLOW_* lines do not count)."""
     from condorcfg.lint.checks._util import macro_references
 
     candidates = [name for name in ctx.names() if _HOSTALLOW.fullmatch(name)]
@@ -74,11 +75,13 @@ def _hostallow_lines(ctx):
         if not is_user(definition):
             continue
         modern = name.upper().replace("HOST", "", 1)
-        if modern in referenced_by.get(name.upper(), set()):
-            continue  # an ordinary macro of the level it names
+        readers = {r for r in referenced_by.get(name.upper(), set()) if not _HOSTALLOW.fullmatch(r.split(".")[-1])}
         has_modern = ctx.config.source(modern) is not None
         allows_all = name.upper().startswith("HOSTALLOW") and (definition.raw or "").strip() == "*"
-        yield name, definition, modern, has_modern, not has_modern and not allows_all
+        lost = not has_modern and not allows_all
+        if readers and not lost:
+            continue  # an ordinary macro some knob HTCondor reads takes its value: the line is not dead
+        yield name, definition, modern, has_modern, lost
 
 
 @check
