@@ -346,12 +346,18 @@ def _state_test(node) -> tuple[str, str] | None:
 _WHEN_KILL = {"State": "preempting", "Activity": "vacating"}
 
 
+def _user_expression(ctx, knob: str):
+    """(definition, parsed expression) of a policy knob the user wrote, or (None, None)."""
+    definition = effective(ctx, knob)
+    if not is_user(definition):
+        return None, None
+    node = parsed(ctx, definition)[0]
+    return (definition, node) if node is not None else (None, None)
+
+
 @check
 def kill_never_true(ctx):
-    definition = effective(ctx, "KILL")
-    if not is_user(definition):
-        return
-    node, _err, _text = parsed(ctx, definition)
+    definition, node = _user_expression(ctx, "KILL")
     if node is None:
         return
     for conjunct in _conjuncts(node):
@@ -366,16 +372,12 @@ def kill_never_true(ctx):
 
 @check
 def rank_machine_attrs_only(ctx):
-    definition = effective(ctx, "RANK")
-    if not is_user(definition):
-        return
-    node, _err, _text = parsed(ctx, definition)
+    definition, node = _user_expression(ctx, "RANK")
     if node is None:
         return
     references = ctx.references(node)
     if not references:
         return  # a constant: the default RANK is 0 too
-    exported = exported_names(ctx)
     knowledge = ctx.knowledge
     for ref in references:
         scope = (ref.scope or "").upper()
