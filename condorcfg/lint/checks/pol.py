@@ -435,13 +435,17 @@ def _retirement(ctx) -> tuple[object, float] | None:
     return definition, float(value)
 
 
-@check
-def retirement_defeats_preempt(ctx):
+def _limit_and_retirement(ctx):
+    """(the user's PREEMPT, its running-time limit, the retirement) or Nones, for POL514/POL515."""
     preempt = effective(ctx, "PREEMPT")
     if not is_user(preempt):
-        return
-    limit = _runtime_limit(ctx, preempt)
-    retirement = _retirement(ctx)
+        return None, None, None
+    return preempt, _runtime_limit(ctx, preempt), _retirement(ctx)
+
+
+@check
+def retirement_defeats_preempt(ctx):
+    preempt, limit, retirement = _limit_and_retirement(ctx)
     if limit is None or retirement is None or retirement[0] is None or retirement[1] <= 0 or retirement[1] < limit:
         return  # (no retirement at all is POL515's case)
     definition, seconds = retirement
@@ -454,11 +458,7 @@ def retirement_defeats_preempt(ctx):
 
 @check
 def preempt_without_retirement(ctx):
-    preempt = effective(ctx, "PREEMPT")
-    if not is_user(preempt):
-        return
-    limit = _runtime_limit(ctx, preempt)
-    retirement = _retirement(ctx)
+    preempt, limit, retirement = _limit_and_retirement(ctx)
     if limit is None or retirement is None or retirement[1] > 0:
         return
     yield ctx.finding(f"PREEMPT stops jobs that run longer than {limit:g} s, and there is no retirement time "
