@@ -73,8 +73,11 @@ def _pool_granted_only(ctx, level: str, auth_name) -> bool:
         return False
     methods = _methods(ctx, level) or {"FS", "IDTOKENS", "KERBEROS", "SCITOKENS", "SSL"}  # (HTCondor's default)
     denied = _denied(ctx, level)
+    # Administering the pool is not for every local account or every token holder (users can fetch a
+    # token in their own name): there only the pool password means "the pool's own daemons".
+    granted = {"PASSWORD"} if level in ("ADMINISTRATOR", "CONFIG") else _POOL_GRANTED_METHODS
     for method in methods:
-        if method in _POOL_GRANTED_METHODS:
+        if method in granted:
             continue
         if method in _MAPPED_METHODS and ({"*@unmapped", f"{method.lower()}@unmapped"} & denied):
             continue
