@@ -522,6 +522,11 @@ def test_declarative_references_and_parse_with_the_real_reader(tmp_path):
     assert found[1][:3] == ("TST031", 2, 26)  # where the ")" is missing and found[1][4].startswith("START does not parse: ")
     # RANK is written with a macro: the finding covers the value as written.
     assert found[2][:4] == ("TST031", 4, 8, 20) and len(found) == 3
+    # a value that cannot be expanded (a macro cycle) is skipped by the matcher, not a crash
+    cyclic = write(tmp_path, "START = $(A)\nA = $(B)\nB = $(A)\n")
+    crashed = [f for f in engine.run(str(cyclic), ruleset=load_rules([META_ONLY, rules])).findings
+               if f.rule == engine.INTERNAL_ERROR]
+    assert crashed == []
 
 
 def test_pre_commit_mode_lints_the_roots_reading_a_changed_file(cli, tmp_path):
