@@ -561,7 +561,14 @@ def _fragment_macros(findings, ctx, rule, enabled_codes, files) -> list[Diagnost
         (folded if finding.causes and finding.causes <= external else kept).append(finding)
     if rule is None or rule.code not in enabled_codes:
         return kept
-    names = sorted(external)
+    spelled = {}  # the macros as the files write them ($(CE_Start)), not the upper-case keys
+    for finding in folded:
+        for written in re.findall(r"\$\(([A-Za-z0-9_.]+)", finding.message):
+            spelled.setdefault(written.upper(), written)
+        for word in re.findall(r"[A-Za-z0-9_.]+", finding.message):
+            if word.upper() in external:
+                spelled.setdefault(word.upper(), word)
+    names = sorted(spelled.get(name, name) for name in external)
     shown = ", ".join(names[:12]) + (f" and {len(names) - 12} more" if len(names) > 12 else "")
     notes = []
     for finding in folded[:20]:
