@@ -498,3 +498,42 @@ def startd_policy_without_startd(ctx):
                       at=definition, span=ctx.value_span(definition),
                       fix="add STARTD to DAEMON_LIST (use ROLE : Execute), or move the policy to the execute "
                           "nodes' configuration")
+
+
+# Job attributes every job ad has (condor_submit and the schedd always write them): a comparison with
+# them is never UNDEFINED for a real job.
+_ALWAYS_IN_JOB = {"OWNER", "USER", "CLUSTERID", "PROCID", "JOBUNIVERSE", "CMD", "IWD", "QDATE", "JOBSTATUS",
+                  "REQUESTCPUS", "REQUESTMEMORY", "REQUESTDISK", "REQUIREMENTS", "JOBPRIO", "IMAGESIZE",
+                  "DISKUSAGE", "GLOBALJOBID", "ENTEREDCURRENTSTATUS", "NICEUSER", "RANK"}
+
+
+@check
+def strict_compare_undefined_attr(ctx):
+    from condorcfg.classad import ast
+
+    definition, node = _user_expression(ctx, "START")
+    if node is None:
+        return
+    for conjunct in _conjuncts(node):
+        if not isinstance(conjunct, ast.BinaryOp) or conjunct.op != "!=":
+            continue
+        for side, other in ((conjunct.left, conjunct.right), (conjunct.right, conjunct.left)):
+            side, other = strip_parens(side), strip_parens(other)
+            if not (isinstance(side, ast.AttrRef) and isinstance(other, ast.Literal)):
+                continue
+            scope = (side.scope or "").upper()
+            is_job = scope == "TARGET" or (not scope and ctx.knowledge.is_job_only_attribute(side.name))
+            if not is_job or side.name.upper() in _ALWAYS_IN_JOB:
+                continue
+            shown = f"{side.scope + '.' if side.scope else ''}{side.name}"
+            yield ctx.finding(f"START requires {shown} != {_literal_text(other)}, but a job that does not define "
+                              f"{side.name} makes that UNDEFINED, and START with it: such jobs never start here, "
+                              f"where `=!=` (not identical to) would let them", at=definition,
+                              span=ctx.value_span(definition), fix=f"write {shown} =!= {_literal_text(other)}")
+            break
+
+
+def _literal_text(node) -> str:
+    from condorcfg.classad.printer import unparse
+
+    return unparse(node)
