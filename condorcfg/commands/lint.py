@@ -246,7 +246,8 @@ def _deleted_files(directory: str) -> list[str]:
 
 
 def _stale_findings(stale, path: str, ruleset, settings) -> list[Diagnostic]:
-    from condorcfg.lint.engine import STALE_BASELINE, select_rules
+    from condorcfg.lint.declarative import STALE_BASELINE
+    from condorcfg.lint.engine import select_rules
 
     rule = next((r for r in ruleset if r.match and r.match.get("engine") == STALE_BASELINE), None)
     if rule is None or rule not in select_rules(ruleset, settings):

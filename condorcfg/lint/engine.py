@@ -22,11 +22,10 @@ from collections.abc import Iterable
 from condorcfg.classad.budget import command_budget
 from condorcfg.config.limits import BUDGET_CODE
 from condorcfg.config.reader import UNUSABLE_INPUT
-from condorcfg.diagnostics import ERROR, INFO, SEVERITIES, WARNING, CondorcfgError, Diagnostic, Location
+from condorcfg.diagnostics import ERROR, INFO, WARNING, CondorcfgError, Diagnostic, Location
 # What the engine itself reports (see rules/meta.yaml); looked up by slug so codes may change.
 from condorcfg.lint.declarative import (CONFIG_DIAGNOSTIC, CONFIG_ERROR, FRAGMENT_MACROS, INTERNAL_ERROR,
-                                        INVALID_SUPPRESSION, LIMIT_REACHED, REGEX_TIME_LIMIT, STALE_BASELINE,
-                                        UNUSED_SUPPRESSION)
+                                        INVALID_SUPPRESSION, LIMIT_REACHED, REGEX_TIME_LIMIT, UNUSED_SUPPRESSION)
 from condorcfg.records import factory, record
 
 SEVERITY_RANK = {INFO: 0, WARNING: 1, ERROR: 2}
