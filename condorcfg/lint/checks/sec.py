@@ -196,19 +196,27 @@ def settable_attrs_wildcard(ctx):
                               at=definition, span=ctx.value_span(definition))
 
 
-@check
-def allow_write_without_daemon(ctx):
+def _legacy_allow(ctx) -> bool:
+    return (value(ctx, "LEGACY_ALLOW_SEMANTICS") or "").strip().lower() in ("true", "yes", "1", "t", "y")
+
+
+def _write_only_policy(ctx) -> bool:
+    """ALLOW_WRITE is written (not `*`) and nothing reaches DAEMON or ADVERTISE_*: the pre-9.0 style."""
     definition = effective(ctx, "ALLOW_WRITE")
     if definition is None or not is_user(definition):
-        return
+        return False
     written = value(ctx, "ALLOW_WRITE")
-    if written is None or any(t in _WILDCARDS for t in _tokens(written)):
+    if written is None or any(t in _WILDCARDS for t in _tokens(written)) or _legacy_allow(ctx):
+        return False
+    return not any(value(ctx, other) for other in
+                   ("ALLOW_DAEMON", "ALLOW_ADVERTISE_STARTD", "ALLOW_ADVERTISE_MASTER", "ALLOW_ADVERTISE_SCHEDD"))
+
+
+@check
+def allow_write_without_daemon(ctx):
+    if not _write_only_policy(ctx):
         return
-    if (value(ctx, "LEGACY_ALLOW_SEMANTICS") or "").strip().lower() in ("true", "yes", "1"):
-        return
-    for other in ("ALLOW_DAEMON", "ALLOW_ADVERTISE_STARTD", "ALLOW_ADVERTISE_MASTER", "ALLOW_ADVERTISE_SCHEDD"):
-        if value(ctx, other):
-            return
+    definition = effective(ctx, "ALLOW_WRITE")
     yield ctx.finding("ALLOW_WRITE is set but neither ALLOW_DAEMON nor ALLOW_ADVERTISE_* is: since HTCondor 9.0 "
                       "ALLOW_DAEMON and ALLOW_ADVERTISE_* no longer inherit from ALLOW_WRITE (which now only "
                       "controls job submission), so the daemons cannot send their ads to the collector",
@@ -251,3 +259,74 @@ def removed_auth_method(ctx):
             span = raw_span(ctx, definition, found.start(), found.end()) if found else ctx.value_span(definition)
             yield ctx.finding(f"{method} in {name}: {_REMOVED_METHODS[method]}, so it is never used; {consequence}",
                               at=definition, span=span)
+
+
+# Since HTCondor 9.0 a permission level with no ALLOW list refuses everyone (condor_ipverify.cpp:
+# "optimized to deny everyone"); only READ and WRITE are still granted to the identities of the
+# levels that imply them (WRITE to DAEMON and ADMINISTRATOR, READ to those and WRITE, NEGOTIATOR,
+# ADVERTISE_*).  A daemon looks a level's list up along a chain, each step as ALLOW_<L>_<SUBSYS>,
+# <SUBSYS>.ALLOW_<L>, ALLOW_<L>: ADVERTISE_* -> DAEMON (-> WRITE with LEGACY_ALLOW_SEMANTICS) -> DEFAULT.
+# Daemons of one host talk through their family session, which no list restricts: only levels that
+# other hosts or users need are checked.
+def _allow_chain(ctx, level: str) -> list[str]:
+    chain = [level]
+    if level.startswith("ADVERTISE_"):
+        chain.append("DAEMON")
+    if "DAEMON" in chain and _legacy_allow(ctx):
+        chain.append("WRITE")
+    return chain + ["DEFAULT"]
+
+
+def _allow_lookups(ctx, level: str, daemon: str) -> list[str]:
+    return [name for step in _allow_chain(ctx, level)
+            for name in (f"ALLOW_{step}_{daemon}", f"{daemon}.ALLOW_{step}", f"ALLOW_{step}")]
+
+
+def _has_allow_list(ctx, level: str, daemon: str) -> bool:
+    """Does ``daemon`` find a non-empty ALLOW list for ``level`` (HTCondor's param() ignores empty values)?"""
+    return any((value(ctx, name) or "").strip() for name in _allow_lookups(ctx, level, daemon))
+
+
+def _closed_levels(ctx, daemons: set[str]) -> list[tuple[str, str, str]]:
+    """(level, daemon that needs it, what breaks) for each level this host needs and leaves without a list."""
+    needed = []
+    personal = {"COLLECTOR", "SCHEDD", "STARTD"} <= daemons  # (one host: its daemons use the family session)
+    if "COLLECTOR" in daemons and not personal and not _write_only_policy(ctx):  # (SEC806 explains that case)
+        for level in ("ADVERTISE_STARTD", "ADVERTISE_SCHEDD", "ADVERTISE_MASTER"):
+            needed.append((level, "COLLECTOR", "the collector refuses the ads of the startds, schedds and "
+                                               "masters of other hosts, so they never join the pool"))
+    if "SCHEDD" in daemons:
+        if "NEGOTIATOR" not in daemons:
+            needed.append(("NEGOTIATOR", "SCHEDD", "the central manager's negotiator cannot negotiate with this "
+                                                   "schedd, so none of its jobs is ever matched"))
+        needed.append(("WRITE", "SCHEDD", "users cannot submit, edit or remove jobs (only the identities of "
+                                          "ALLOW_DAEMON and ALLOW_ADMINISTRATOR can)"))
+    for daemon, tool in (("SCHEDD", "condor_q"), ("COLLECTOR", "condor_status")):
+        if daemon in daemons and not _has_allow_list(ctx, "WRITE", daemon):
+            needed.append(("READ", daemon, f"{tool} is refused for users"))
+    if daemons - {"MASTER"}:
+        needed.append(("ADMINISTRATOR", "MASTER", "condor_off, condor_restart, condor_reconfig and condor_drain "
+                                                  "are refused for everyone"))
+    return [(level, daemon, harm) for level, daemon, harm in needed if not _has_allow_list(ctx, level, daemon)]
+
+
+@check
+def missing_allow_level(ctx):
+    daemons = {d.upper() for d in _tokens(value(ctx, "DAEMON_LIST"))}
+    closed = _closed_levels(ctx, daemons)
+    if not closed:
+        return
+    levels = list(dict.fromkeys(level for level, _daemon, _harm in closed))
+    harms = list(dict.fromkeys(harm for _level, _daemon, harm in closed))
+    names = [f"ALLOW_{level}" for level in levels]
+    listed = ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
+    message = (f"{listed} {'is' if len(names) == 1 else 'are'} not set (nor ALLOW_DEFAULT): since HTCondor 9.0 a "
+               f"level without an ALLOW list refuses everyone; on this host {'; '.join(harms)}")
+    notes = []
+    for level, daemon, _harm in closed:
+        chain = ", then ".join(f"ALLOW_{step}" for step in _allow_chain(ctx, level))
+        notes.append(f"the {daemon.lower()} looks for {chain} (each also as ..._{daemon} and {daemon}.ALLOW_...): "
+                     f"none is set")
+    daemon_list = effective(ctx, "DAEMON_LIST")  # (set: the default runs the master alone, which needs nothing)
+    yield ctx.finding(message, at=daemon_list, span=ctx.value_span(daemon_list) if is_user(daemon_list) else None,
+                      notes=notes)
