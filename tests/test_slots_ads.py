@@ -240,6 +240,18 @@ def test_consumption_policy_publishes_consumption_attributes():
     assert "ConsumptionCpus" not in ads_for("NUM_SLOTS = 1")[0].ad
 
 
+def test_a_custom_resource_without_its_own_consumption_expression_consumes_the_request():
+    # Why there is no `custom-resource-without-consumption-policy` rule (docs/rules/README.md): HTCondor 25
+    # gives a custom resource of a p-slot with a consumption policy the default "what the job requests,
+    # 0 when it requests none", so leaving CONSUMPTION_<Res> out is not a mistake.
+    text = ("SLOT_TYPE_1 = cpus=8\nSLOT_TYPE_1_PARTITIONABLE = True\nNUM_SLOTS_TYPE_1 = 1\n"
+            "SLOT_TYPE_1_CONSUMPTION_POLICY = True\nMACHINE_RESOURCE_GPUs = 4")
+    ad = ads_for(text)[0].ad
+    consumption = next(ad[name] for name in ad if name.lower() == "consumptiongpus")
+    assert evaluate(consumption, my=ad, target=parse_ad("[RequestGPUs = 2]")) == 2
+    assert evaluate(consumption, my=ad, target=parse_ad("[RequestCpus = 1]")) == 0
+
+
 def test_cross_slot_attributes():
     ads = ads_for("STARTD_SLOT_ATTRS = State, Cpus\nNUM_SLOTS_TYPE_1 = 2")
     for slot_ad in ads:
