@@ -48,9 +48,79 @@ class Location:
                 f"end_line={self.end_line!r}, end_column={self.end_column!r})")
 
     def __str__(self) -> str:
+        return self.shown(str)
+
+    def shown(self, path) -> str:
+        """``FILE:LINE:COL`` (``FILE`` alone without a line), the file written by ``path(file)``."""
+        file = path(self.file) if self.file else self.file
         if not self.line:
-            return self.file
-        return f"{self.file}:{self.line}:{self.column}"
+            return file
+        return f"{file}:{self.line}:{self.column}"
+
+
+class Text:
+    """A message or note with its facts: a ``str.format`` template and the values it names.
+
+    Formatted only when a report prints it, so the report alone decides how a place looks (the
+    text report shows paths relative to the current directory, SARIF and GitLab relative to the
+    project root), and a report can hand the facts on (JSON ``facts``).  pyflakes' message
+    classes keep ``message_args`` for the same reason.  A fact is a :class:`Location` (a place; a
+    file alone is ``Location(path)``), another Text (a phrase with places of its own) or a plain
+    value.  Every part taken from a configuration must be a fact, never part of the template:
+    the template's braces are format fields.
+    """
+
+    __slots__ = ("template", "facts")
+
+    def __init__(self, template: str, /, **facts):
+        self.template = template
+        self.facts = facts
+
+    def render(self, path=str) -> str:
+        """The text, each place's file written by ``path(file)``."""
+        return self.template.format_map({name: _shown(fact, path) for name, fact in self.facts.items()})
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __contains__(self, part: str) -> bool:  # (a note reads like its text: `"IS_OWNER" in note`)
+        return part in self.render()
+
+    def __eq__(self, other):
+        if isinstance(other, str):
+            return self.render() == other
+        if other.__class__ is not Text:
+            return NotImplemented
+        return self.template == other.template and self.facts == other.facts
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"Text({self.template!r}, **{self.facts!r})"
+
+
+def _shown(fact, path):
+    if fact.__class__ is Location:
+        return fact.shown(path)
+    if fact.__class__ is Text:
+        return fact.render(path)
+    return fact
+
+
+def rendered(text, path=str) -> str:
+    """A message or note (a str, or a :class:`Text` formatted now)."""
+    return text if text.__class__ is str else text.render(path)
+
+
+def fact_json(fact):
+    """A fact as JSON: a place as its file, line and column, a phrase as its text."""
+    if fact.__class__ is Location:
+        return {"file": fact.file, "line": fact.line or None, "column": fact.column if fact.line else None}
+    if fact.__class__ is Text:
+        return fact.render()
+    if fact is None or isinstance(fact, (str, int, float, bool)):
+        return fact
+    return str(fact)
 
 
 class Diagnostic:
@@ -60,13 +130,13 @@ class Diagnostic:
     creating dataclasses - with the ``dataclasses`` module itself - costs start-up time.)
     """
 
-    __slots__ = ("severity", "message", "location", "code", "rule", "fix", "notes", "knob", "causes")
+    __slots__ = ("severity", "text", "location", "code", "rule", "fix", "notes", "knob", "causes")
 
-    def __init__(self, severity: str, message: str, location: Location | None = None, code: str | None = None,
-                 rule: str | None = None, fix: str | None = None, notes: list[str] | None = None,
-                 knob: str | None = None, causes: frozenset = frozenset()):
+    def __init__(self, severity: str, message: "str | Text", location: Location | None = None,
+                 code: str | None = None, rule: str | None = None, fix: str | None = None,
+                 notes: "list[str | Text] | None" = None, knob: str | None = None, causes: frozenset = frozenset()):
         self.severity = severity
-        self.message = message
+        self.text = message  # a str, or a Text whose facts a report formats (see message_shown)
         self.location = location
         self.code = code  # lint rule code (e.g. POL501) or reader error kind
         self.rule = rule  # lint rule slug
@@ -77,8 +147,30 @@ class Diagnostic:
         # cause is reported once (lint/engine.py, _one_finding_per_cause)
         self.causes = causes
 
+    @property
+    def message(self) -> str:
+        """The message with places written as given (reports use :meth:`message_shown`)."""
+        return rendered(self.text)
+
+    @message.setter
+    def message(self, value: "str | Text") -> None:
+        self.text = value
+
+    def message_shown(self, path) -> str:
+        """The message, each place's file written by ``path(file)``."""
+        return rendered(self.text, path)
+
+    def notes_shown(self, path) -> list[str]:
+        return [rendered(note, path) for note in self.notes]
+
+    def facts(self) -> dict:
+        """The message's facts (knob names, values, places) as JSON values."""
+        text = self.text
+        return {} if text.__class__ is str else {name: fact_json(fact) for name, fact in text.facts.items()}
+
     def _key(self) -> tuple:
-        return (self.severity, self.message, self.location, self.code, self.rule, self.fix, self.notes, self.knob)
+        return (self.severity, self.message, self.location, self.code, self.rule, self.fix,
+                [rendered(note) for note in self.notes], self.knob)
 
     def __eq__(self, other):
         if other.__class__ is not self.__class__:
@@ -91,7 +183,8 @@ class Diagnostic:
         return "Diagnostic(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__) + ")"
 
     def copy(self) -> "Diagnostic":
-        return Diagnostic(*self._key()[:6], list(self.notes), self.knob, self.causes)
+        return Diagnostic(self.severity, self.text, self.location, self.code, self.rule, self.fix, list(self.notes),
+                          self.knob, self.causes)
 
     def format(self) -> str:
         """``FILE:LINE:COL: severity CODE: message`` and a ``note:`` line per note, safe to print.
@@ -106,7 +199,7 @@ class Diagnostic:
         code = f" {printable(self.code)}" if self.code else ""
         text = f"{where}{printable(self.severity)}{code}: {printable(self.message)}"
         for note in self.notes:
-            text += f"\n  note: {printable(note)}"
+            text += f"\n  note: {printable(rendered(note))}"
         return defuse(text)
 
     def to_json(self) -> dict:
@@ -123,7 +216,7 @@ class Diagnostic:
             "knob": self.knob,
             "message": self.message,
             "fix": self.fix,
-            "notes": list(self.notes),
+            "notes": [rendered(note) for note in self.notes],
         }
 
 

@@ -206,25 +206,36 @@ def test_expanded_is_keyed_by_what_is_expanded_not_by_object_identity():
         assert ctx.expanded(other) == f"expanded-older-{i}"
 
 
-def test_paths_in_messages_print_like_locations(monkeypatch, tmp_path):
+def test_places_in_messages_are_written_by_each_report(monkeypatch, tmp_path):
+    """A finding keeps the places it names as facts; each report writes them as it writes paths."""
+    import json
+
+    from condorcfg.report import ReportView, render
+
     tree = tmp_path / "pool" / "etc"
     (tree / "config.d").mkdir(parents=True)
     (tree / "condor_config").write_text("LOCAL_CONFIG_DIR = $(CONFIG_ROOT)/config.d\n")
     (tree / "config.d" / "30-policy").write_text("# policy\n\n\n\nuse POLICY : Preempt_If_Memory_Exceeded\n"
                                                  "MAXJOBRETIREMENTTIME = 4 * $(HOUR)\n")
     monkeypatch.chdir(tmp_path / "pool")
-    findings = engine.run(str(tree / "condor_config")).findings
-    discarded = [f for f in findings if f.rule == "template-contribution-discarded"]
+    result = engine.run(str(tree / "condor_config"))
+    discarded = [f for f in result.findings if f.rule == "template-contribution-discarded"]
     assert discarded, "the tree is expected to have a TPL701 finding"
-    texts = [f.message for f in findings] + [n for f in findings for n in f.notes]
-    assert not [t for t in texts if str(tmp_path) in t]
-    assert "at etc/config.d/30-policy:5:1" in discarded[0].message
+    assert f"at {tree}/config.d/30-policy:5:1" in discarded[0].message  # the finding itself: the place as read
+    view = ReportView(root=str(tmp_path / "pool"))
+    for fmt in ("text", "json", "sarif", "github", "gitlab", "junit"):
+        report = render(fmt, result, view)
+        if fmt == "sarif":  # (the run names the root's own URI: only the messages are checked)
+            report = "\n".join(r["message"]["text"] for r in json.loads(report)["runs"][0]["results"])
+        assert "config.d/30-policy:5:1" in report and str(tmp_path) not in report, fmt
+    [item] = [i for i in json.loads(render("json", result, view))["findings"] if i["code"] == discarded[0].code]
+    assert item["facts"]["where"] == {"file": "etc/config.d/30-policy", "line": 5, "column": 1}
+    assert item["facts"]["knob"] == "MAXJOBRETIREMENTTIME"
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    monkeypatch.chdir(elsewhere)  # not under the current directory: the path stays absolute
-    findings = engine.run(str(tree / "condor_config")).findings
-    assert f"at {tree}/config.d/30-policy:5:1" in \
-        [f for f in findings if f.rule == "template-contribution-discarded"][0].message
+    monkeypatch.chdir(elsewhere)  # not under the current directory: the text report keeps the path absolute
+    text = render("text", engine.run(str(tree / "condor_config")), ReportView())
+    assert f"at {tree}/config.d/30-policy:5:1" in text
 
 
 def test_only_the_enabled_families_check_modules_are_imported(tmp_path):

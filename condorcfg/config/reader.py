@@ -50,7 +50,7 @@ from condorcfg.config.limits import BudgetExceeded
 from condorcfg.config.model import Config, Definition
 from condorcfg.config.source import LineTooLong, decode, iter_logical_lines
 from condorcfg.config.template_args import substitute_arguments, use_items
-from condorcfg.diagnostics import CondorcfgError, Diagnostic, Location, warning
+from condorcfg.diagnostics import CondorcfgError, Diagnostic, Location, Text, warning
 
 TYPE_CHECKING = False  # (not `typing`: importing it costs start-up time)
 if TYPE_CHECKING:
@@ -85,7 +85,7 @@ def _nested_quantifier(pattern: str) -> bool:
     return False
 
 
-def _fatal(message: str, where: Location | None, code: str = "config-error", notes=None) -> CondorcfgError:
+def _fatal(message: "str | Text", where: Location | None, code: str = "config-error", notes=None) -> CondorcfgError:
     diagnostic = Diagnostic("error", message, where, code=code, notes=list(notes or []))
     return CondorcfgError(diagnostic)
 
@@ -158,17 +158,21 @@ class Reader:
         # home) are not known here, so the expanded path may not be the one the host reads
         stored = self.config.stored(setting) if setting in ("LOCAL_CONFIG_FILE", "LOCAL_CONFIG_DIR") else None
         written = (stored.raw or "").strip() if stored is not None and "$(" in (stored.raw or "") else ""
-        shown = f"the file {setting} = `{written}` names (here {path})" if written else f"{path} (named by {setting})"
+        shown = (Text("the file {setting} = `{written}` names (here {path})", setting=setting, written=written,
+                      path=Location(path)) if written else
+                 Text("{path} (named by {setting})", path=Location(path), setting=setting))
         self.config.diagnostics.append(Diagnostic(
-            "warning", f"not reading {shown}: it is outside the configuration given", where,
+            "warning", Text("not reading {shown}: it is outside the configuration given", shown=shown), where,
             code="outside-file", notes=[f"a linter reads only the files it was given; {hint}"]))
 
     def _missing_host_file(self, path: str, where: Location | None, setting: str) -> None:
         """Repository mode: a file only the target host would have is reported, and reading goes on."""
         self.config.diagnostics.append(Diagnostic(
-            "error", f"{setting} names {path}, which is not in the repository; HTCondor on the host stops "
-                     f"reading its configuration if the file is missing there", where, code="missing-host-file",
-            notes=[f"looked for it at {self._map(path)}" if self.sysroot or not os.path.isabs(path) else
+            "error", Text("{setting} names {path}, which is not in the repository; HTCondor on the host stops "
+                          "reading its configuration if the file is missing there", setting=setting,
+                          path=Location(path)), where, code="missing-host-file",
+            notes=[Text("looked for it at {path}", path=Location(self._map(path)))
+                   if self.sysroot or not os.path.isabs(path) else
                    "set `sysroot` (--sysroot DIR) if the repository keeps the host's file tree"]))
 
     def read_file(self, path: str, depth: int, where: Location | None = None, required: bool = True,
@@ -186,28 +190,33 @@ class Reader:
             status = os.stat(full)
             mode = status.st_mode
             if not stat.S_ISREG(mode):
-                raise _fatal(f"{path} is not a regular file (a device, pipe or socket); reading it could block "
-                             f"forever, so it is refused", where or Location(path), code="unreadable-file")
+                raise _fatal(Text("{path} is not a regular file (a device, pipe or socket); reading it could block "
+                                  "forever, so it is refused", path=Location(path)), where or Location(path),
+                             code="unreadable-file")
             with open(full, "rb") as handle:
                 data = handle.read(MAX_FILE_SIZE + 1)  # bounded even for /dev/zero
             if len(data) > MAX_FILE_SIZE:
-                raise _fatal(f"{path} is larger than {MAX_FILE_SIZE} bytes; such a configuration file is "
-                             f"refused", where or Location(path), code="file-too-large")
+                raise _fatal(Text("{path} is larger than {limit} bytes; such a configuration file is refused",
+                                  path=Location(path), limit=MAX_FILE_SIZE), where or Location(path),
+                             code="file-too-large")
             if b"\0" in data:
-                raise _fatal(f"{path} is a binary file (it contains NUL bytes), not configuration text; remove it "
-                             f"or exclude it (LOCAL_CONFIG_DIR_EXCLUDE_REGEXP)", where or Location(path),
+                raise _fatal(Text("{path} is a binary file (it contains NUL bytes), not configuration text; remove "
+                                  "it or exclude it (LOCAL_CONFIG_DIR_EXCLUDE_REGEXP)", path=Location(path)),
+                             where or Location(path),
                              code="binary-file")
         except FileNotFoundError:
             if not required:
                 return False
             if given:
-                raise _fatal(f"cannot read {path}: no such file; check the path given", Location(path),
+                raise _fatal(Text("cannot read {path}: no such file; check the path given", path=Location(path)),
+                             Location(path),
                              code="missing-root")
             if self.repository:
                 self._missing_host_file(path, where, setting)
                 return True
             hint = "create it or use `include ifexist :`" if where else "check the path given"
-            raise _fatal(f"cannot open {path}: no such file; {hint}", where or Location(path), code="missing-file")
+            raise _fatal(Text("cannot open {path}: no such file; {hint}", path=Location(path), hint=hint),
+                         where or Location(path), code="missing-file")
         except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
             if not required:
                 return False
@@ -215,7 +224,8 @@ class Reader:
             raise _fatal(f"cannot read {path!r}: {reason}", where or Location(path), code="unreadable-file")
         if self._outside(full):
             self.config.diagnostics.append(Diagnostic(
-                "warning", f"reading {path}, which is outside the directories of the configuration given",
+                "warning", Text("reading {path}, which is outside the directories of the configuration given",
+                                path=Location(path)),
                 where, code="outside-file",
                 notes=["the result depends on this machine's files; pass the file explicitly to check it too"]))
         self.config.budget.read(len(data), (status.st_dev, status.st_ino), where or Location(path))
@@ -529,11 +539,12 @@ class Reader:
                 self.config.diagnostics.append(Diagnostic(
                     "error", f"{auto_use_knob}: {problem}; HTCondor stops applying this template "
                              f"there and goes on", where, code="auto-use",
-                    notes=([f"at {inner.location}"] if inner.location else []) + list(inner.notes)))
+                    notes=([Text("at {where}", where=inner.location)] if inner.location else []) + list(inner.notes)))
                 return
             if inner.location is not None and inner.location.file == where.file:
                 raise
-            notes = [f"in template {qualified} at {inner.location}"] if inner.location else []
+            notes = [Text("in template {template} at {where}", template=qualified, where=inner.location)] \
+                if inner.location else []
             raise _fatal(f"use {qualified}{'(' + args + ')' if args is not None else ''}: {inner.message}",
                          where, code=inner.code, notes=notes + inner.notes) from None
         finally:
@@ -671,7 +682,8 @@ class Reader:
             return  # a missing directory is silently ignored
         paths = [os.path.join(directory, name) for name in self._kept(names, full)]
         if given and not paths:
-            raise _fatal(f"{directory} holds no configuration file to read; check the path", Location(directory),
+            raise _fatal(Text("{directory} holds no configuration file to read; check the path",
+                              directory=Location(directory)), Location(directory),
                          code="empty-directory")
         for path in sorted(paths, key=lambda p: os.fsencode(p)):
             self.read_file(path, 0, where, setting="LOCAL_CONFIG_DIR", given=given)

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from condorcfg.classad.budget import command_budget
 from condorcfg.config.limits import BUDGET_CODE
 from condorcfg.config.reader import UNUSABLE_INPUT
-from condorcfg.diagnostics import ERROR, INFO, WARNING, CondorcfgError, Diagnostic, Location
+from condorcfg.diagnostics import ERROR, INFO, WARNING, CondorcfgError, Diagnostic, Location, Text
 # What the engine itself reports (see rules/meta.yaml); looked up by slug so codes may change.
 from condorcfg.lint.declarative import (CONFIG_DIAGNOSTIC, CONFIG_ERROR, FRAGMENT_MACROS, INTERNAL_ERROR,
                                         INVALID_SUPPRESSION, LIMIT_REACHED, REGEX_TIME_LIMIT, UNUSED_SUPPRESSION)
@@ -356,14 +356,18 @@ class LintContext:
         return start[0], col, start[0], col + max(width, 1)
 
     # -- findings ---------------------------------------------------------
-    def finding(self, message: str, at=None, span: tuple | None = None, fix: str | None = None,
-                notes: Iterable[str] = (), causes: frozenset = frozenset()) -> Diagnostic:
+    def finding(self, message: str | Text, at=None, span: tuple | None = None, fix: str | None = None,
+                notes: Iterable[str | Text] = (), causes: frozenset = frozenset(), **facts) -> Diagnostic:
         """A Diagnostic of the current rule, at a Definition (with provenance) or a Location.
 
         Its severity is the rule's (rules/*.yaml, what `condorcfg rules` and `explain` show): a check
-        cannot choose another; a case that deserves another severity is another rule.
+        cannot choose another; a case that deserves another severity is another rule.  With ``facts``
+        the message is a template formatted late (:class:`~condorcfg.diagnostics.Text`): places
+        (Locations) are then written the way each report writes paths, and JSON carries the facts.
         """
         rule = self.rule
+        if facts:
+            message = Text(message, **facts)
         notes = list(notes)
         location = None
         if isinstance(at, Location):
@@ -377,18 +381,19 @@ class LintContext:
                           knob=getattr(at, "name", None) if at is not None and not isinstance(at, Location)
                           else None, causes=causes)
 
-    def _place(self, definition, message: str, span):
+    def _place(self, definition, message: str | Text, span):
         origin = getattr(definition, "origin", "file")
         notes = []
         if origin == "template":
             use = getattr(definition, "use_location", None)
             template = getattr(definition, "template", None) or "a template"
-            message = f"{message} (set by `use {template}`)"
+            message = Text("{message} (set by `use {template}`)", message=message, template=template)
             if definition.location is not None:
-                notes.append(f"{definition.name} is defined by template {template} at {definition.location}")
+                notes.append(Text("{name} is defined by template {template} at {where}", name=definition.name,
+                                  template=template, where=definition.location))
             location = use
         elif origin == "env":
-            message = f"{message} (set from the environment)"
+            message = Text("{message} (set from the environment)", message=message)
             location = None
         else:
             location = definition.location
@@ -397,10 +402,11 @@ class LintContext:
         earlier = getattr(definition, "overrode", None)
         if earlier is not None and earlier.origin != "default":
             if earlier.origin == "template":
-                where = f"template {earlier.template} (`use` at {earlier.use_location})"
+                where = Text("template {template} (`use` at {where})", template=earlier.template,
+                             where=earlier.use_location)
             else:
-                where = str(earlier.location)
-            notes.append(f"this overrides the earlier {definition.name} from {where}")
+                where = earlier.location
+            notes.append(Text("this overrides the earlier {name} from {where}", name=definition.name, where=where))
         return location, message, notes
 
 
@@ -542,7 +548,6 @@ def _run(target, machine, settings: LintSettings, ruleset, allow_exec: bool, sub
     if settings.fragment:  # (after the suppressions: a suppressed finding is used, and not listed again)
         kept = _fragment_macros(kept, ctx, by_engine.get(FRAGMENT_MACROS), enabled_codes, files)
     result.findings = _finish(kept, settings, ruleset, files)
-    _show_paths_as_reported(result.findings, config)
     return result
 
 
@@ -571,8 +576,8 @@ def _fragment_macros(findings, ctx, rule, enabled_codes, files) -> list[Diagnost
     shown = ", ".join(names[:12]) + (f" and {len(names) - 12} more" if len(names) > 12 else "")
     notes = []
     for finding in folded[:20]:
-        where = f"{finding.location.file}:{finding.location.line}" if finding.location else "the configuration"
-        notes.append(f"if they are not defined there: {finding.code} at {where}: {finding.message}")
+        notes.append(Text("if they are not defined there: {code} at {where}: {message}", code=finding.code,
+                          where=finding.location or "the configuration", message=finding.text))
     at = Location(files[0], 1, 1) if files else None
     kept.append(Diagnostic(rule.severity, f"this fragment uses {len(names)} macro{'s' * (len(names) != 1)} it does "
                                           f"not define ({shown}): they must come from the configuration it is "
@@ -607,40 +612,6 @@ def _value_column(text: str, name: str, line: int) -> tuple[int, int] | None:
 
 
 _NOT_CACHED = object()
-_PATH_CHARS = r"[A-Za-z0-9_.~/+-]"
-
-
-def _show_paths_as_reported(findings, config) -> None:
-    """Write file paths inside messages and notes the way the report prints locations.
-
-    Checks name other places with ``str(location)`` ("`use POLICY : X` at /abs/30-policy:5:1");
-    the report shows a finding's own file relative to the current directory when it is under
-    it, so the same file is shown the same way in the text.
-    """
-    from condorcfg.report import ReportView
-
-    view = ReportView()
-    known = set(getattr(config, "files", ()) or ())
-    known.update(s.location.file for s in getattr(config, "statements", ()) or () if getattr(s, "location", None))
-    known.update(f.location.file for f in findings if f.location is not None)
-    shown = {}
-    for file in known:
-        if file and os.path.isabs(file):
-            display = view.display_path(file)
-            if display != file:
-                shown[file] = display
-    if not shown:
-        return
-    # a whole path: not part of a longer one (a trailing "." may end the sentence)
-    alternatives = "|".join(re.escape(f) for f in sorted(shown, key=len, reverse=True))
-    pattern = re.compile(rf"(?<!{_PATH_CHARS})({alternatives})(?![A-Za-z0-9_~/+-]|\.[A-Za-z0-9_])")
-    swap = lambda found: shown[found.group(1)]  # noqa: E731 - tiny local helper
-
-    for finding in findings:
-        if "/" in finding.message:
-            finding.message = pattern.sub(swap, finding.message)
-        if finding.notes:
-            finding.notes = [pattern.sub(swap, note) if "/" in note else note for note in finding.notes]
 
 
 def _normalise(item, rule) -> Diagnostic:
@@ -787,9 +758,9 @@ def _one_finding_per_cause(findings: list[Diagnostic]) -> list[Diagnostic]:
         if all(cause in reported for cause in finding.causes):
             dropped.add(index)
             keeper = reported[min(finding.causes)]
-            where = f"{finding.location.file}:{finding.location.line}" if finding.location else "the configuration"
             what = f"{finding.knob} " if finding.knob else ""
-            keeper.notes.append(f"the same cause also affects {what}at {where} ({finding.code})")
+            keeper.notes.append(Text("the same cause also affects {what}at {where} ({code})", what=what,
+                                     where=finding.location or "the configuration", code=finding.code))
         else:
             for cause in finding.causes:
                 reported.setdefault(cause, finding)

@@ -44,6 +44,13 @@ class ReportView:
             return file
         return file if relative.startswith(".." + os.sep) or relative == ".." else relative
 
+    def message(self, finding, from_root: bool = False) -> str:
+        """A finding's message with the places in it written as this report writes paths."""
+        return finding.message_shown(self.root_path if from_root else self.display_path)
+
+    def notes(self, finding, from_root: bool = False) -> list[str]:
+        return finding.notes_shown(self.root_path if from_root else self.display_path)
+
     def root_path(self, file: str) -> str:
         """A path relative to the project root with ``/`` separators (CI tools key on these),
         or the path as given when it lies outside the root."""

@@ -40,22 +40,23 @@ def render(result, view) -> str:
             path = view.root_path(result.files[0]) if result.files else "."
             begin = end = 1
         issue = {
-            "description": finding.message,
+            "description": view.message(finding, from_root=True),
             "check_name": finding.code or finding.rule or "condorcfg",
-            "fingerprint": _fingerprint(finding, path, seen, used),
+            "fingerprint": _fingerprint(finding, path, view, seen, used),
             "severity": SEVERITY.get(finding.severity, "minor"),
             "location": {"path": path, "lines": {"begin": begin, "end": end}},
             "categories": [_category(finding)],
         }
-        body = _body(finding)
+        body = _body(finding, view)
         if body:
             issue["content"] = {"body": body}
         issues.append(issue)
     return defuse_json(json_layout.dumps(issues, {json_layout.TOP}) + "\n")
 
 
-def _fingerprint(finding, path: str, seen: dict[str, int], used: set[str]) -> str:
-    key = "\0".join((finding.code or "", path, finding.knob or finding.message))
+def _fingerprint(finding, path: str, view, seen: dict[str, int], used: set[str]) -> str:
+    # (places in the message relative to the root: the same in every checkout)
+    key = "\0".join((finding.code or "", path, finding.knob or view.message(finding, from_root=True)))
     while True:
         seen[key] = seen.get(key, 0) + 1
         # The first occurrence keeps the plain hash, so a new duplicate changes no existing one.
@@ -74,7 +75,7 @@ def _category(finding) -> str:
     return "Style" if finding.severity == "info" else "Bug Risk"
 
 
-def _body(finding) -> str:
+def _body(finding, view) -> str:
     lines = [" ".join(finding.fix.split())] if finding.fix else []
-    lines += [f"note: {note}" for note in finding.notes]
+    lines += [f"note: {note}" for note in view.notes(finding, from_root=True)]
     return "\n\n".join(lines)

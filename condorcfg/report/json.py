@@ -1,7 +1,9 @@
 """JSON report: one object describing the whole run, for scripts and dashboards.
 
 ``findings`` is a list of objects with code, rule, severity, file, line, column, end_line,
-end_column, knob, message, fix and notes (paths relative to the current directory).  Around
+end_column, knob, message, fix and notes (paths relative to the current directory, in the
+messages too), and ``facts`` when the message has them: the values it was formatted from, a
+place as ``{"file", "line", "column"}`` (see :class:`~condorcfg.diagnostics.Text`).  Around
 it: the ``tool`` that wrote it, ``counts`` per severity plus the suppressed and baselined
 findings, the ``files`` read, the rule codes that ran (``rules_run``), the rules that could not
 run and why (``skipped_rules``), and ``fatal`` (the reader rejected the configuration, so the
@@ -27,6 +29,12 @@ def render(result, view) -> str:
     for finding in result.findings:
         item = finding.to_json()
         item["file"] = view.display_path(item["file"]) or None
+        item["message"] = view.message(finding)
+        item["notes"] = view.notes(finding)
+        facts = finding.facts()
+        if facts:
+            item["facts"] = {name: dict(fact, file=view.display_path(fact["file"])) if isinstance(fact, dict)
+                             else fact for name, fact in facts.items()}
         items.append(item)
     counts = {severity: result.count(severity) for severity in ("error", "warning", "info")}
     counts["suppressed"] = len(result.suppressed)

@@ -35,7 +35,7 @@ def render(result, view) -> str:
     results = []
     for finding in result.findings:
         item = {"ruleId": finding.code, "level": _LEVEL.get(finding.severity, "warning"),
-                "message": {"text": _message(finding)}}
+                "message": {"text": _message(finding, view)}}
         if finding.code in index:
             item["ruleIndex"] = index[finding.code]
         loc = finding.location or (_fallback(result))
@@ -91,9 +91,9 @@ def _descriptor(rule) -> dict:
     }
 
 
-def _message(finding) -> str:
-    text = finding.message
-    for note in finding.notes:
+def _message(finding, view) -> str:
+    text = view.message(finding, from_root=True)
+    for note in view.notes(finding, from_root=True):
         text += f"\nnote: {note}"
     return text
 

@@ -37,9 +37,9 @@ def render(result, view) -> str:
             where = paint(_BOLD, where + ":") + " "
         severity, code = printable(finding.severity), printable(finding.code or "")
         head = f"{paint(_COLORS.get(finding.severity, ''), severity)} {paint(_BOLD, code)}"
-        out.append(f"{where}{head} {printable(finding.rule or '')} {printable(finding.message)}".rstrip())
+        out.append(f"{where}{head} {printable(finding.rule or '')} {printable(view.message(finding))}".rstrip())
         out.extend(_excerpt(finding, paint))
-        for note in finding.notes:
+        for note in view.notes(finding):
             out.append(f"  = note: {printable(note)}")
         if finding.fix:
             out.append(f"  = help: {printable(' '.join(finding.fix.split()))}")

@@ -11,7 +11,7 @@ from functools import lru_cache
 from collections import namedtuple
 from collections.abc import Iterator
 
-from condorcfg.diagnostics import Location
+from condorcfg.diagnostics import Location, Text
 
 USER_ORIGINS = ("file", "env")
 # Knobs whose value the daemons evaluate as a ClassAd expression (startd policy, negotiator,
@@ -67,20 +67,21 @@ def names_matching(ctx, pattern: str) -> list[str]:
     return list(ctx.names_matching(pattern))
 
 
-def describe(definition) -> str:
-    """Where a definition comes from, for messages: ``file:line``, ``use POLICY:X at f:l``, ..."""
+def describe(definition):
+    """Where a definition comes from, as a fact for a message (:class:`Text`): its place, "`use
+    POLICY:X` at <place>", or a phrase ("HTCondor's built-in default", ...)."""
     if definition is None:
         return "nowhere"
     origin = getattr(definition, "origin", "file")
     if origin == "template":
-        return f"`use {definition.template}` at {definition.use_location}"
+        return Text("`use {template}` at {where}", template=definition.template, where=definition.use_location)
     if origin == "default":
         return "HTCondor's built-in default"
     if origin == "env":
         return "the environment"
     if origin == "host":
         return "a detected host fact"
-    return str(definition.location)
+    return definition.location
 
 
 def anchor(definition) -> Location | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from condorcfg.diagnostics import Text
 from condorcfg.lint.checks import check
 from condorcfg.lint.checks._fold import fold
 from condorcfg.lint.checks._trace import POLICY_ATTRIBUTES
@@ -311,9 +312,9 @@ def knob_as_attribute(ctx):
             found = re.search(r"(?<![A-Za-z0-9_$(.])" + re.escape(word) + r"(?![A-Za-z0-9_])",
                               definition.raw or "", re.IGNORECASE)
             span = raw_span(ctx, definition, found.start(), found.end()) if found else ctx.value_span(definition)
-            yield ctx.finding(f"{name} uses `{word}` as an attribute, but {word} is only a configuration macro "
-                              f"(set at {describe(target)}) and is not exported by STARTD_ATTRS: in the slot ad "
-                              f"it is undefined", at=definition, span=span,
+            yield ctx.finding("{knob} uses `{word}` as an attribute, but {word} is only a configuration macro "
+                              "(set at {where}) and is not exported by STARTD_ATTRS: in the slot ad it is undefined",
+                              at=definition, span=span, knob=name, word=word, where=describe(target),
                               fix=f"write $({word}) to use the macro's text, or add {word} to STARTD_ATTRS")
 
 
@@ -402,10 +403,12 @@ def daemon_list(ctx):
                 adders[upper] = next((d for d in reversed(history)
                                       if d.origin == "template" and word_count(d.raw, item) > 0), None)
             adder = adders[upper]
-            where = f" (added again by `use {adder.template}` at {adder.use_location})" if adder else ""
-            yield ctx.finding(f"DAEMON_LIST names {item} twice{where}; the master starts it once, but the "
-                              f"duplicate usually means a role template was used twice", at=blame,
-                              span=_item_span(ctx, blame, item) if blame.origin == "file" else None)
+            where = Text(" (added again by `use {template}` at {where})", template=adder.template,
+                         where=adder.use_location) if adder else ""
+            yield ctx.finding("DAEMON_LIST names {item} twice{added}; the master starts it once, but the "
+                              "duplicate usually means a role template was used twice", at=blame,
+                              span=_item_span(ctx, blame, item) if blame.origin == "file" else None,
+                              item=item, added=where)
             continue
         seen.add(upper)
         if upper in knowledge.daemons or ctx.config.source(item) is not None or not _ITEM.fullmatch(item):

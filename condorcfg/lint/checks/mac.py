@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
+from condorcfg.diagnostics import Text
 from condorcfg.lint.checks import check
 from condorcfg.lint.checks._util import describe, is_user, macro_references, raw_span, user_definitions, value
 
@@ -173,7 +174,7 @@ def macro_cycle(ctx):
                     span = raw_span(ctx, first, ref.start, ref.end)
                     break
         shown = ring if len(ring) <= 12 else ring[:6] + ["..."] + ring[-3:]
-        notes = [f"{d.name} is set at {describe(d)}" for key, d in definitions.items()
+        notes = [Text("{name} is set at {where}", name=d.name, where=describe(d)) for key, d in definitions.items()
                  if d is not None and d is not first][:10]
         extra = f" ({len(component)} macros are involved)" if len(component) > len(ring) - 1 else ""
         yield ctx.finding(f"macro reference cycle {' -> '.join(shown)}: expanding {first.name} never ends "
@@ -303,4 +304,5 @@ def duplicate_assignment(ctx):
             what = "to the same value" if same else "without using this value"
             yield ctx.finding(f"{name} is assigned again at line {later.location.line} {what}, so this "
                               f"assignment has no effect", at=earlier, span=ctx.value_span(earlier),
-                              notes=[f"the effective {name} is at {describe(history[-1])}"])
+                              notes=[Text("the effective {name} is at {where}", name=name,
+                                          where=describe(history[-1]))])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from condorcfg.diagnostics import Text
 from condorcfg.lint.checks import check
 from condorcfg.lint.checks._fold import UNKNOWN, fold
 from condorcfg.lint.checks._outcomes import ANY_JOB, DEFINED, NO_JOB, E, T, U, Outcomes
@@ -79,11 +80,12 @@ def job_attr_in_is_owner(ctx):
                        f"job, where {shown} is undefined, and then IsOwner is undefined: the startd aborts "
                        f"(\"Invalid evaluation of IsOwner\")")
         else:
-            message = (f"IS_OWNER = `{(definition.raw or '').strip()}` ({describe(definition)}) depends on job "
-                       f"attribute {shown}{through}, which is undefined where IS_OWNER is evaluated (no job); "
-                       f"there it can never be true, so the slot never enters the Owner state (a job clause that "
-                       f"is OR-ed or negated makes START undefined, not false)")
-        notes = [f"{d.name} is set at {describe(d)}" for d in chain if d is not blame]
+            message = Text("IS_OWNER = `{raw}` ({where}) depends on job attribute {attribute}{through}, which is "
+                           "undefined where IS_OWNER is evaluated (no job); there it can never be true, so the slot "
+                           "never enters the Owner state (a job clause that is OR-ed or negated makes START "
+                           "undefined, not false)", raw=(definition.raw or "").strip(), where=describe(definition),
+                           attribute=shown, through=through)
+        notes = [Text("{name} is set at {where}", name=d.name, where=describe(d)) for d in chain if d is not blame]
         yield ctx.finding(message, at=blame, span=span_for(ctx, blame, chain, reach.attribute), notes=notes)
 
 
@@ -182,7 +184,8 @@ def want_suspend_always(ctx):
         if effective(ctx, "PREEMPT") is None or (never and never[1] is False):
             return  # PREEMPT never fires anyway: not evaluating it changes nothing
         preempt = effective(ctx, "PREEMPT")
-        notes = [f"PREEMPT is set at {describe(preempt)} and will never be evaluated"] if preempt else []
+        notes = [Text("PREEMPT is set at {where} and will never be evaluated", where=describe(preempt))] \
+            if preempt else []
         yield ctx.finding("WANT_SUSPEND is always true, so the startd suspends instead of preempting and never "
                           "evaluates PREEMPT", at=found[0], span=ctx.value_span(found[0]), notes=notes)
 
@@ -212,7 +215,7 @@ def suspend_without_continue(ctx):
     yield ctx.finding("CONTINUE is always false while SUSPEND can become true: a suspended job is never "
                       "resumed and, as PREEMPT does not mention suspension, it holds the slot forever",
                       at=found[0], span=ctx.value_span(found[0]),
-                      notes=[f"SUSPEND is set at {describe(suspend)}"])
+                      notes=[Text("SUSPEND is set at {where}", where=describe(suspend))])
 
 
 @check
@@ -228,7 +231,7 @@ def want_hold_without_preempt(ctx):
     if node is not None and fold(node) is False:
         yield ctx.finding("WANT_HOLD is set but PREEMPT is always false: the startd only considers WANT_HOLD "
                           "when PREEMPT becomes true, so no job is ever held by this policy", at=hold,
-                          span=ctx.value_span(hold), notes=[f"PREEMPT comes from {describe(preempt)}"])
+                          span=ctx.value_span(hold), notes=[Text("PREEMPT comes from {where}", where=describe(preempt))])
 
 
 @check
@@ -452,7 +455,7 @@ def retirement_defeats_preempt(ctx):
     yield ctx.finding(f"MAXJOBRETIREMENTTIME ({seconds:g} s) is at least the running-time limit of PREEMPT "
                       f"({limit:g} s): a job that reaches the limit still retires for up to {seconds:g} s more, so "
                       f"it runs for up to {limit + seconds:g} s and the limit never bites as written", at=definition,
-                      span=ctx.value_span(definition), notes=[f"PREEMPT is set at {describe(preempt)}"],
+                      span=ctx.value_span(definition), notes=[Text("PREEMPT is set at {where}", where=describe(preempt))],
                       fix="make the retirement time shorter than the limit, or lower the limit by it")
 
 
@@ -493,9 +496,9 @@ def startd_policy_without_startd(ctx):
         return
     knob, definition = written[0]
     others = ", ".join(k for k, _d in written[1:4])
-    yield ctx.finding(f"{knob}{' (and ' + others + ')' if others else ''} is startd policy, but DAEMON_LIST "
-                      f"({describe(daemons_definition)}) runs no STARTD on this host: the setting has no effect here",
-                      at=definition, span=ctx.value_span(definition),
+    yield ctx.finding("{knob}{others} is startd policy, but DAEMON_LIST ({where}) runs no STARTD on this host: "
+                      "the setting has no effect here", knob=knob, others=f" (and {others})" if others else "",
+                      where=describe(daemons_definition), at=definition, span=ctx.value_span(definition),
                       fix="add STARTD to DAEMON_LIST (use ROLE : Execute), or move the policy to the execute "
                           "nodes' configuration")
 

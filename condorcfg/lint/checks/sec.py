@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from condorcfg.diagnostics import Text
 from condorcfg.lint.checks import check
 from condorcfg.lint.checks._util import describe, effective, is_user, raw_span, template_origin, value
 
@@ -120,9 +121,10 @@ def insecure_allow(ctx):
         elif level in _AUTHENTICATED_OK and auth_def is not None and is_user(auth_def):
             # the template relies on authentication being required; the user's line switched it off
             use_text, use_location = template_origin(ctx, definition)
-            yield ctx.finding(f"`{use_text}` at {use_location} sets {name} = {wild}, meaning any authenticated user, "
-                              f"but {auth_name} = {value(ctx, auth_name)} here lets unauthenticated clients in too",
-                              at=auth_def, span=ctx.value_span(auth_def))
+            yield ctx.finding("`{use}` at {where} sets {knob} = {wild}, meaning any authenticated user, but "
+                              "{auth} = {auth_value} here lets unauthenticated clients in too",
+                              use=use_text, where=use_location, knob=name, wild=wild, auth=auth_name,
+                              auth_value=value(ctx, auth_name), at=auth_def, span=ctx.value_span(auth_def))
 
 
 _AUTH_KNOB = re.compile(r"SEC_(DEFAULT|WRITE|ADMINISTRATOR|DAEMON|NEGOTIATOR|CONFIG|ADVERTISE_\w+)_"
@@ -221,7 +223,7 @@ def allow_write_without_daemon(ctx):
                       "ALLOW_DAEMON and ALLOW_ADVERTISE_* no longer inherit from ALLOW_WRITE (which now only "
                       "controls job submission), so the daemons cannot send their ads to the collector",
                       at=definition, span=ctx.value_span(definition),
-                      notes=[f"ALLOW_WRITE is set at {describe(definition)}"])
+                      notes=[Text("ALLOW_WRITE is set at {where}", where=describe(definition))])
 
 
 @check

@@ -48,16 +48,18 @@ def template_contribution_discarded(ctx):
                 if _list_items(previous.raw) <= _list_items(definition.raw):
                     continue  # everything the template added is still there
                 use_text, use_location = template_origin(ctx, previous)
-                yield ctx.finding(f"`{written}` discards what `{use_text}` at {use_location} added to {name} "
-                                  f"(the template appends to it)", at=definition, span=ctx.value_span(definition),
+                yield ctx.finding("`{written}` discards what `{use}` at {where} added to {knob} (the template "
+                                  "appends to it)", written=written, use=use_text, where=use_location, knob=name,
+                                  at=definition, span=ctx.value_span(definition),
                                   fix=f"extend the value instead: {name} = $({name}) ..., or move this line "
                                       f"before the `use` line")
             elif (previous.origin == "file" and name.upper().endswith("_ATTRS") and previous.location is not None
                   and definition.location is not None and previous.location.file != definition.location.file):
                 lost = _list_items(previous.raw) - _list_items(definition.raw)
                 if lost:
-                    yield ctx.finding(f"`{written}` replaces the {name} set at {describe(previous)}, dropping "
-                                      f"{', '.join(sorted(lost))}; lists like this are meant to be extended",
+                    yield ctx.finding("`{written}` replaces the {knob} set at {where}, dropping {lost}; lists like "
+                                      "this are meant to be extended", written=written, knob=name,
+                                      where=describe(previous), lost=", ".join(sorted(lost)),
                                       at=definition, span=ctx.value_span(definition),
                                       fix=f"{name} = $({name}) ...")
 
@@ -81,8 +83,9 @@ def whole_policy_after_composing(ctx):
             if earlier_location == use_location or (use_location, earlier_location) in reported:
                 continue
             reported.add((use_location, earlier_location))
-            yield ctx.finding(f"`{use_text}` replaces {name} (and the rest of the policy) outright, discarding what "
-                              f"`{earlier_text}` at {earlier_location} set", at=use_location,
+            yield ctx.finding("`{use}` replaces {knob} (and the rest of the policy) outright, discarding what "
+                              "`{earlier}` at {where} set", use=use_text, knob=name, earlier=earlier_text,
+                              where=earlier_location, at=use_location,
                               fix="put the whole-policy template first and the composing templates "
                                   "(PREEMPT_IF_*, HOLD_IF_*, ...) after it")
 
@@ -127,8 +130,8 @@ def duplicate_use(ctx):
         for item in _use_items(found.group(2)):
             key = (category, item)
             if key in seen:
-                yield ctx.finding(f"`use {category} : {item}` is applied again (first at {seen[key]}); using a "
-                                  f"template twice applies it twice, duplicating what it appends",
-                                  at=statement.location)
+                yield ctx.finding("`use {category} : {item}` is applied again (first at {where}); using a "
+                                  "template twice applies it twice, duplicating what it appends",
+                                  category=category, item=item, where=seen[key], at=statement.location)
             else:
                 seen[key] = statement.location
