@@ -16,7 +16,7 @@ import pytest
 from condorcfg.classad.evaluator import evaluate
 from condorcfg.classad.parser import ClassAdSyntaxError, parse
 from condorcfg.classad.printer import unparse
-from condorcfg.classad.values import ERROR, UNDEFINED, AbsTime, ClassAd, ClassAdList, RelTime, type_name
+from condorcfg.classad.values import ClassAd, type_name
 
 EXCEPTIONS_FILE = Path(__file__).parent / "data" / "classad_vector_exceptions.json"
 EXCEPTIONS = json.loads(EXCEPTIONS_FILE.read_text())["cases"]

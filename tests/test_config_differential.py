@@ -21,7 +21,6 @@ import os
 import random
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -235,7 +234,7 @@ class StructureGenerator(Generator):
             files["config.d/.hidden"] = "SKIPPED = yes\n"
             main.append("LOCAL_CONFIG_DIR = {DIR}/config.d\n")
         if rng.random() < 0.6:
-            files["local1"] = self.config() + (f"LOCAL_CONFIG_FILE = {{DIR}}/local2\n" if rng.random() < 0.4 else "")
+            files["local1"] = self.config() + ("LOCAL_CONFIG_FILE = {DIR}/local2\n" if rng.random() < 0.4 else "")
             files["local2"] = self.config()
             main.append(rng.choice(["LOCAL_CONFIG_FILE = {DIR}/local1\n",
                                     "LOCAL_CONFIG_FILE = {DIR}/local1, {DIR}/local2\n"]))

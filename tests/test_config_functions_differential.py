@@ -9,7 +9,6 @@ an error instead of printing garbage): more ``d`` letters than the path has dire
 """
 from __future__ import annotations
 
-import os
 import random
 
 import pytest

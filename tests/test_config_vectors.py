@@ -15,7 +15,6 @@ tests/data/config_vector_exceptions.json; a test checks that list is exact.
 from __future__ import annotations
 
 import json
-import os
 import re
 import stat
 from pathlib import Path

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from condorcfg.cli import main
-from condorcfg.diagnostics import CondorcfgError, Diagnostic, Location
+from condorcfg.diagnostics import Diagnostic, Location
 from condorcfg.lint import engine
 from condorcfg.lint.checks import check
 from condorcfg.lint.project import ProjectConfigError, discover

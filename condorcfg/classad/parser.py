@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import re
 import sys
-import time
 from functools import lru_cache
 
 from condorcfg.classad import ast, civil_time

@@ -275,7 +275,7 @@ class Reader:
         try:
             self._read_lines(iter_logical_lines(text, file, first_line), file, depth, template, use_location)
         except LineTooLong as exc:
-            raise _fatal(f"a logical line is longer than the limit; check for a runaway `\\` continuation",
+            raise _fatal("a logical line is longer than the limit; check for a runaway `\\` continuation",
                          Location(file, exc.line), code="line-too-long")
         except BudgetExceeded as exc:
             if exc.diagnostic.location is None:  # an expansion ran out: point at the line that did it
