@@ -669,3 +669,29 @@ def test_value_column_compares_names_as_htcondor_does():
     IGNORECASE, which the old regex used, folds it to S)."""
     assert engine._value_column("ſTART = 1", "START", 1) is None
     assert engine._value_column("ſTART = 1", "ſTART", 1) == (1, 9)
+
+
+def test_a_declarative_finding_carries_the_facts_its_message_names(tmp_path):
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "site.yaml").write_text(textwrap.dedent("""\
+        - code: TST040
+          name: braces-in-summary
+          severity: warning
+          summary: "a {literal} brace in the summary"
+          rationale: r
+          match: {knob: SITE_A}
+          examples: {fail: ["SITE_A = 1\\n"]}
+        - code: TST041
+          name: value-named
+          severity: warning
+          summary: s
+          rationale: r
+          match: {knob: SITE_B, message: "{knob} is {value} (braces {{ stay }})"}
+          examples: {fail: ["SITE_B = 1\\n"]}
+    """))
+    path = write(tmp_path, "SITE_A = {x}\nSITE_B = {y}\n")
+    first, second = engine.run(str(path), ruleset=load_rules([META_ONLY, rules])).findings
+    assert first.message == "a {literal} brace in the summary" and first.facts() == {}
+    assert second.message == "SITE_B is {y} (braces { stay })"
+    assert second.facts() == {"knob": "SITE_B", "value": "{y}"}  # only what the message names

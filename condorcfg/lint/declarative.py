@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from string import Formatter
 
 # What the engine itself reports (rules/meta.yaml claims each with `match: {engine: KIND}`).
 UNUSED_SUPPRESSION = "unused-suppression"
@@ -116,7 +117,11 @@ def run_matcher(ctx) -> Iterator:
     refs_re = re.compile(match["references"], re.IGNORECASE) if "references" in match else None
     scope = match.get("scope", "any")
     every = match.get("definitions", "effective") == "all"
-    template = match.get("message") or ctx.rule.summary
+    # the message is formatted late, its fields as facts (a summary is plain text: its braces are not fields)
+    template = match.get("message") or ctx.rule.summary.replace("{", "{{").replace("}", "}}")
+    used = {field for _text, field, _spec, _conv in Formatter().parse(template) if field}  # (the facts kept)
+    if not used:
+        template = template.format()  # plain text: no facts to format it with later
 
     for name in ctx.names_matching(match["knob"]):
         definitions = ctx.config.history(name) if every else [ctx.config.source(name)]
@@ -140,8 +145,9 @@ def run_matcher(ctx) -> Iterator:
                     if err is None:
                         continue
                     fields["error"] = err.message
-                    yield ctx.finding(template.format(**fields), at=definition,
-                                      span=ctx.expression_span(definition, expanded, err.line, err.column))
+                    yield ctx.finding(template, at=definition,
+                                      span=ctx.expression_span(definition, expanded, err.line, err.column),
+                                      **_facts(fields, used))
                     continue
                 if err is not None:
                     continue  # an unparsable value is the business of a parse rule
@@ -151,10 +157,16 @@ def run_matcher(ctx) -> Iterator:
                         continue
                     fields["attribute"] = f"{ref.scope}.{ref.name}" if ref.scope else ref.name
                     width = len(fields["attribute"])
-                    yield ctx.finding(template.format(**fields), at=definition,
-                                      span=ctx.expression_span(definition, expanded, ref.line, ref.column, width))
+                    yield ctx.finding(template, at=definition,
+                                      span=ctx.expression_span(definition, expanded, ref.line, ref.column, width),
+                                      **_facts(fields, used))
                 continue
-            yield ctx.finding(template.format(**fields), at=definition, span=ctx.value_span(definition))
+            yield ctx.finding(template, at=definition, span=ctx.value_span(definition), **_facts(fields, used))
+
+
+def _facts(fields: dict, used: set) -> dict:
+    """The fields the message names (a finding's facts are what its text says)."""
+    return {key: fact for key, fact in fields.items() if key in used}
 
 
 def _short(text: str, limit: int = 80) -> str:

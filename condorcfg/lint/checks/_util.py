@@ -426,14 +426,6 @@ def not_defined(name: str) -> str:
     return f"it is not defined; only a template defines it: {' or '.join(f'`use {u}`' for u in uses[:3])}"
 
 
-def name_rule(ctx, pattern: str, message: str):
-    """Findings for every user-written knob whose name matches ``pattern`` (the value is not needed)."""
-    regex = re.compile(pattern, re.IGNORECASE)
-    for name, definition in user_definitions(ctx):
-        if regex.fullmatch(name.split(".")[-1]):
-            yield ctx.finding(message.format(knob=name), at=definition)
-
-
 def trailing_comment_offset(raw: str) -> int | None:
     """Offset of a ``#`` that starts a would-be comment (after a blank, outside quotes), or None."""
     quoted = False

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from condorcfg.lint.checks import check
-from condorcfg.lint.checks._util import is_user, name_rule, raw_span, value
+from condorcfg.lint.checks._util import is_user, raw_span, value
 
 
 def _items(text):
@@ -32,10 +32,3 @@ def route_name_undefined(ctx):
             span = raw_span(ctx, definition, found.start(), found.end()) if found else ctx.value_span(definition)
             yield ctx.finding(f"{list_name} names {item}, but {member} is not defined: the job router skips it",
                               at=definition, span=span, fix=f"define {member}, or remove {item} from {list_name}")
-
-
-@check
-def old_job_router_syntax(ctx):
-    yield from name_rule(ctx, r"JOB_ROUTER_(DEFAULTS|ENTRIES|ENTRIES_FILE|ENTRIES_CMD|ENTRIES_REFRESH)",
-                          "{knob} belongs to the old job router syntax, which HTCondor 25 no longer reads; define "
-                          "the routes with JOB_ROUTER_ROUTE_NAMES and JOB_ROUTER_ROUTE_<name>")

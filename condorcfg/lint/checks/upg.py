@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from condorcfg.lint.checks import check
-from condorcfg.lint.checks._util import is_user, name_rule, user_definitions
+from condorcfg.lint.checks._util import is_user, user_definitions
 
 # Covered by the declarative rules UPG901-UPG903 and RTR101.
 _OWN_RULES = re.compile(r"HOSTALLOW_.+|HOSTDENY_.+|VIRTUAL_MACHINE_TYPE_\d+|NUM_VIRTUAL_MACHINES(_TYPE_\d+)?|"
@@ -102,18 +102,3 @@ def hostallow_ignored(ctx):
         why = f"{modern} is set" if has_modern else "it allows everyone, which changes nothing"
         yield ctx.finding(f"{name} is ignored: HTCondor no longer reads HOSTALLOW_*/HOSTDENY_* knobs ({why}), so "
                           f"this line is dead", at=definition, fix=f"delete it, or merge it into {modern}")
-
-
-@check
-def virtual_machine_knob(ctx):
-    yield from name_rule(ctx, r"VIRTUAL_MACHINE_TYPE_\d+|NUM_VIRTUAL_MACHINES(_TYPE_\d+)?|"
-                               r"VIRTUAL_MACHINES_CONNECTED_TO_(CONSOLE|KEYBOARD)",
-                          "{knob} is ignored: slot layouts are configured with SLOT_TYPE_<N>, NUM_SLOTS_TYPE_<N> "
-                          "and NUM_SLOTS")
-
-
-@check
-def exprs_knob(ctx):
-    yield from name_rule(ctx, r"(\w+_)?(STARTD|SCHEDD|MASTER|COLLECTOR|NEGOTIATOR|SUBMIT|STARTD_JOB|STARTD_SLOT|"
-                               r"STARTD_VM)_EXPRS",
-                          "{knob} is deprecated: use the matching *_ATTRS knob (append to it)")
