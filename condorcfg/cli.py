@@ -30,6 +30,7 @@ COMMANDS = {
     "rules": ("condorcfg.commands.rules", "list the lint rules"),
     "explain": ("condorcfg.commands.explain", "show the documentation of one lint rule"),
     "diff": ("condorcfg.commands.diff", "compare two configurations (effective values and slot ads)"),
+    "qube": ("condorcfg.commands.qube", "evaluate Qube! requirement expressions or translate them to ClassAd"),
 }
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2

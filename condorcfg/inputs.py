@@ -158,3 +158,31 @@ def _parts(node) -> list:
     if isinstance(node, dict):
         return [*node.keys(), *node.values()]
     return list(node)
+
+
+def syntax_error(exc: Exception, shown: str, what: str, kind: str, code: str) -> CondorcfgError:
+    """One line naming where and why a YAML or JSON document does not parse (their errors differ in shape)."""
+    mark = getattr(exc, "problem_mark", None)  # ruamel.yaml; json.JSONDecodeError has lineno/msg
+    line = mark.line + 1 if mark is not None else getattr(exc, "lineno", 0)
+    column = mark.column + 1 if mark is not None else getattr(exc, "colno", 1)
+    reason = getattr(exc, "problem", None) or getattr(exc, "msg", None) or str(exc).strip() or type(exc).__name__
+    reason = str(reason).splitlines()[0].split("; use sys.set_int_max_str_digits")[0]  # (advice for Python code)
+    return CondorcfgError(error(f"{what} is not valid {kind}: {reason}", shown, line or 0, column or 1, code=code))
+
+
+def load_document(path: str, what: str, code: str):
+    """A small YAML or JSON document (``.json``: JSON), bounded like every input: its data, and the
+    name to show; CondorcfgError (file, line, column) when it cannot be used."""
+    import json
+
+    text, shown = read_text(path, what, utf8_only=True)
+    is_json = path.endswith(".json")
+    if not is_json and len(text) > MAX_YAML_SIZE:  # ruamel.yaml is pure Python: bound what it parses
+        raise CondorcfgError(error(f"the YAML {what} is larger than {MAX_YAML_SIZE} characters (MAX_YAML_SIZE); "
+                                   f"write it as JSON", shown, code=code))
+    try:
+        data = json.loads(text) if is_json else load_yaml(text)
+    except Exception as exc:  # any parse error is the user's (also RecursionError)
+        raise syntax_error(exc, shown, what, "JSON" if is_json else "YAML", code) from None
+    check_expanded_size(data, shown, what, code)
+    return data, shown

@@ -263,20 +263,9 @@ def from_mapping(data: dict, source: str = "<profile>", base: MachineProfile | N
     return profile
 
 
-def _syntax_problem(exc: Exception, shown: str, kind: str) -> CondorcfgError:
-    """One line naming where and why a profile does not parse (YAML and JSON errors differ in shape)."""
-    mark = getattr(exc, "problem_mark", None)  # ruamel.yaml; json.JSONDecodeError has lineno/msg
-    line = mark.line + 1 if mark is not None else getattr(exc, "lineno", 0)
-    column = mark.column + 1 if mark is not None else getattr(exc, "colno", 1)
-    reason = getattr(exc, "problem", None) or getattr(exc, "msg", None) or str(exc).strip() or type(exc).__name__
-    reason = str(reason).splitlines()[0].split("; use sys.set_int_max_str_digits")[0]  # (advice for Python code)
-    return CondorcfgError(error(f"machine profile is not valid {kind}: {reason}", shown, line or 0, column or 1,
-                                code="bad-profile"))
-
-
 def load_profile(path: str) -> MachineProfile:
     """Read a YAML or JSON machine profile (UTF-8 text holding one mapping)."""
-    from condorcfg.inputs import MAX_YAML_SIZE, check_expanded_size, load_yaml, read_text
+    from condorcfg.inputs import MAX_YAML_SIZE, check_expanded_size, load_yaml, read_text, syntax_error
 
     text, shown = read_text(path, "machine profile", utf8_only=True)
     is_json = path.endswith(".json")
@@ -291,7 +280,7 @@ def load_profile(path: str) -> MachineProfile:
             if data is None:
                 data = load_yaml(text)
     except Exception as exc:  # any parse error of the profile is a user error (also RecursionError)
-        raise _syntax_problem(exc, shown, "JSON" if is_json else "YAML")
+        raise syntax_error(exc, shown, "machine profile", "JSON" if is_json else "YAML", "bad-profile")
     check_expanded_size(data, shown, "machine profile", "bad-profile")
     if not isinstance(data, dict):
         found = "an empty document" if data is None else f"a {type(data).__name__}"

@@ -342,9 +342,12 @@ def test_every_command_offers_text_and_json(command):
 
     parser = argparse.ArgumentParser()
     importlib.import_module(COMMANDS[command][0]).add_arguments(parser)
-    (option,) = [a for a in parser._actions if "--format" in a.option_strings]
-    assert {"text", "json"} <= set(option.choices)
-    assert option.default in ("text", None)  # None: lint picks text, or github on GitHub Actions
+    actions = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    parsers = list(actions[0].choices.values()) if actions else [parser]  # (qube eval, qube translate)
+    for each in parsers:
+        (option,) = [a for a in each._actions if "--format" in a.option_strings]
+        assert {"text", "json"} <= set(option.choices)
+        assert option.default in ("text", None)  # None: lint picks text, or github on GitHub Actions
 
 
 def test_ads_text_format_is_long(capsys):

@@ -134,6 +134,13 @@ def test_rules_and_explain_come_with_the_package(installed):
     assert page.returncode == 0 and "IS_OWNER" in page.stdout
 
 
+def test_qube_grammar_and_property_map_come_with_the_package(installed):
+    result = _condorcfg(installed, "qube", "translate", "host.os eq linux and host.processors.total >= 4")
+    assert (result.returncode, result.stdout.strip()) == (0, 'OpSys =?= "LINUX" && TotalCpus >= 4'), result.stderr
+    result = _condorcfg(installed, "qube", "eval", "host.os eq linux", "--host", "os=linux")
+    assert (result.returncode, result.stdout.strip()) == (0, "true"), result.stderr
+
+
 # ------------------------------------------------------------------ pre-commit in a pool repository
 
 def _git(cwd, *args, env, check=True):

@@ -1,0 +1,1 @@
+"""Qube! requirement expressions: read (syntax), evaluated (evaluate), translated to ClassAd (translate)."""
