@@ -1,0 +1,94 @@
+"""What each HTCondor release series knows: its knobs (with raw defaults) and its templates.
+
+The data is ``lint/knowledge/releases.json`` (tools/make_versions.py reads it out of each
+release's wheel): HTCondor 25.14.1 is the base (``config/builtin_defaults.json`` and
+``templates/*.config``, which condorcfg reads by), every other release its differences from it.
+A release is named exactly (``24.0.24``) or by its series (``24.0``, ``10.0``).
+"""
+from __future__ import annotations
+
+import json
+import os
+
+DATA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lint", "knowledge", "releases.json")
+
+_data: dict | None = None
+_knobs: dict[str, dict] = {}
+_templates: dict[str, dict] = {}
+
+
+def _load() -> dict:
+    global _data
+    if _data is None:
+        with open(DATA_FILE, encoding="utf-8") as handle:
+            _data = json.load(handle)
+    return _data
+
+
+def base() -> str:
+    return _load()["base"]
+
+
+def known() -> list[str]:
+    """The releases with tables, oldest first."""
+    return list(_load()["releases"])
+
+
+def resolve(text: str) -> str:
+    """The release ``text`` names (exactly, or the newest of a series ``X.Y``); ValueError saying why not."""
+    wanted = str(text).strip().lstrip("vV")
+    releases = known()
+    if wanted in releases:
+        return wanted
+    series = [r for r in releases if r.startswith(wanted + ".") and r.count(".") == wanted.count(".") + 1]
+    if series:
+        return series[-1]
+    raise ValueError(f"no tables for HTCondor {text!r}; known releases: {', '.join(releases)} "
+                     f"(or a series: {', '.join(sorted({r.rsplit('.', 1)[0] for r in releases}))})")
+
+
+def knobs(release: str) -> dict[str, dict]:
+    """Upper-case knob name -> {"name", "default" (raw text or None), "type"} of ``release``."""
+    if release not in _knobs:
+        from condorcfg.config.defaults import _table
+
+        table = {key: {"name": entry["name"], "default": entry["default"], "type": entry["type"]}
+                 for key, entry in _table()["knobs"].items()}
+        if release != base():
+            delta = _load()["knobs"][release]
+            for name in delta["removed"]:
+                table.pop(name.upper(), None)
+            for name, entry in {**delta["added"], **delta["changed"]}.items():
+                table[name.upper()] = {"name": name, **entry}
+        _knobs[release] = table
+    return _knobs[release]
+
+
+def templates(release: str) -> dict[str, dict]:
+    """Upper-case "CATEGORY:NAME" -> {"name": "CATEGORY:Name", "body": text} of ``release``."""
+    if release not in _templates:
+        from condorcfg.config import templates as registry
+
+        table = {}
+        for category in registry.categories():
+            for name in registry.template_names(category):
+                found = registry.find_template(category, name)
+                table[f"{category}:{name}".upper()] = {"name": f"{category}:{name}", "body": found.body}
+        if release != base():
+            delta = _load()["templates"][release]
+            for name in delta["removed"]:
+                table.pop(name.upper(), None)
+            for name, body in {**delta["added"], **delta["changed"]}.items():
+                table[name.upper()] = {"name": name, "body": body}
+        _templates[release] = table
+    return _templates[release]
+
+
+def template_changed(older: str, newer: str, key: str) -> bool:
+    """Did the body of template ``key`` ("CAT:NAME", any case) change between two releases (both have it)?"""
+    key = key.upper()
+    delta = _load()["templates"]
+    # (a body stored for a release differs from the base's; two stored bodies compare as text)
+    stored = [None if r == base() else next((b for n, b in {**delta[r]["changed"], **delta[r]["added"]}.items()
+                                             if n.upper() == key), None) for r in (older, newer)]
+    return stored[0] != stored[1]

@@ -1,0 +1,58 @@
+"""Release tables (condorcfg/lint/knowledge/releases.json, tools/make_versions.py).
+
+The facts below were read from the wheels themselves (pip download htcondor==X); the tables
+must keep saying them.  The last test re-reads every release's wheel (downloaded once into
+$CONDORCFG_WHEEL_CACHE, default /tmp/condorcfg-wheels) and checks that the shipped file is
+exactly what the script makes of them.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from condorcfg import releases
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_releases_covered_and_named_by_series():
+    assert releases.known() == ["10.0.9", "23.0.28", "23.10.29", "24.0.24", "24.12.24", "25.0.14", "25.14.1"]
+    assert releases.resolve("24.0") == "24.0.24" and releases.resolve("10.0") == "10.0.9"
+    assert releases.resolve("25.14.1") == "25.14.1"
+    with pytest.raises(ValueError, match="known releases"):
+        releases.resolve("9.0")
+
+
+def test_security_recommended_exists_from_24_0_on():
+    has = {r: "SECURITY:RECOMMENDED" in releases.templates(r) for r in releases.known()}
+    assert not has["10.0.9"] and not has["23.0.28"] and has["24.0.24"] and has["25.14.1"]
+
+
+def test_gsi_daemon_directory_left_after_10_0():
+    assert "GSI_DAEMON_DIRECTORY" in releases.knobs("10.0.9")
+    assert not any("GSI_DAEMON_DIRECTORY" in releases.knobs(r) for r in releases.known()[1:])
+
+
+def test_cgroup_memory_limit_policy_default_none_then_hard():
+    defaults = {r: releases.knobs(r)["CGROUP_MEMORY_LIMIT_POLICY"]["default"] for r in releases.known()}
+    assert defaults["10.0.9"] == "none" and all(defaults[r] == "hard" for r in releases.known()[1:])
+
+
+def test_keyboard_slots_and_submit_reschedule_defaults_changed():
+    # SLOTS_CONNECTED_TO_KEYBOARD read as the number of CPUs in 10.0 (2 on a 2-core host), 0 since;
+    # SUBMIT_SEND_RESCHEDULE was true through 25.0 and is false in 25.14.
+    old, new = releases.knobs("10.0.9"), releases.knobs("25.14.1")
+    assert old["SLOTS_CONNECTED_TO_KEYBOARD"]["default"] == "$(NUM_CPUS)"
+    assert new["SLOTS_CONNECTED_TO_KEYBOARD"]["default"] == "0"
+    assert old["SUBMIT_SEND_RESCHEDULE"]["default"] == "true" and new["SUBMIT_SEND_RESCHEDULE"]["default"] == "false"
+    assert releases.knobs("25.0.14")["SUBMIT_SEND_RESCHEDULE"]["default"] == "true"
+
+
+@pytest.mark.slow
+def test_the_tables_are_what_the_wheels_give():
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "make_versions.py"), "--check"],
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-2000:]
