@@ -45,7 +45,10 @@ def _findings(example, tmp_path):
     machine = from_mapping(example.machine or {}, source="<example>",
                            base=MachineProfile(**EXAMPLE_MACHINE, source="<example>"))
     # each example is a whole configuration (rules that need one run)
-    return engine.run(str(path), machine=machine, settings=engine.LintSettings(select=["ALL"]),
+    from condorcfg import releases
+
+    targets = [releases.resolve(t) for t in example.target_version]
+    return engine.run(str(path), machine=machine, settings=engine.LintSettings(select=["ALL"], target_versions=targets),
                       ruleset=RULES, whole=True).findings
 
 

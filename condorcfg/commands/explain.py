@@ -23,7 +23,8 @@ def add_arguments(parser) -> None:
 
 
 def _example_json(example) -> dict:
-    return {"config": example.config, "machine": example.machine, "line": example.line}
+    return {"config": example.config, "machine": example.machine, "target_version": example.target_version,
+            "line": example.line}
 
 
 def rule_json(rule) -> dict:

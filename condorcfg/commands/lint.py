@@ -57,6 +57,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--fragment", action="store_true",
                         help="the files are fragments of a configuration kept elsewhere (an HTCondor-CE or glideinWMS "
                              "config.d): report the macros they use but do not define once, as coming from it")
+    parser.add_argument("--target-version", action="append", metavar="RELEASE",
+                        help="judge knobs and templates against this HTCondor release (24.0, 23.0.28, ...); repeat "
+                             "for a mixed pool (default: the project's target-version, else 25.14.1)")
     parser.add_argument("--fail-on", choices=SEVERITIES, help="lowest severity that makes the exit status 1 "
                         f"(default: {DEFAULT_FAIL_ON})")
     parser.add_argument("--baseline", metavar="FILE",
@@ -101,6 +104,14 @@ def run(args) -> int:
 
     settings = engine.LintSettings.from_project(project)
     settings.fragment = settings.fragment or args.fragment
+    if args.target_version:
+        from condorcfg import releases
+
+        try:
+            settings.target_versions = [releases.resolve(v) for v in args.target_version]
+        except ValueError as exc:
+            print(safe_line(f"condorcfg lint: --target-version: {exc}"), file=sys.stderr)
+            return EXIT_USAGE
     if args.select is not None:
         settings.select = _codes(args.select)
     settings.extend_select += _codes(args.extend_select)

@@ -151,8 +151,9 @@ def _crufty_bool(text: str) -> bool | None:
 
 
 def evaluate_condition(text: str, expand: Callable[[str], str], is_defined: Callable[[str], bool],
-                       template_exists: Callable[[str, str | None], bool]) -> bool:
-    """The truth of an if/elif condition; raises ConditionError when HTCondor rejects it."""
+                       template_exists: Callable[[str, str | None], bool], version: tuple = VERSION) -> bool:
+    """The truth of an if/elif condition; raises ConditionError when HTCondor rejects it.  ``version``:
+    the release read as (``version >= 24.0`` compares with it)."""
     expanded = False
     if "$" in text:
         text = expand(text).rstrip(_BLANKS)
@@ -164,7 +165,7 @@ def evaluate_condition(text: str, expand: Callable[[str], str], is_defined: Call
         text = text[1:].lstrip(_BLANKS)
     if expanded and not text:
         return negate  # an empty expansion is false
-    result = _evaluate(text, is_defined, template_exists)
+    result = _evaluate(text, is_defined, template_exists, version)
     return not result if negate else result
 
 
@@ -173,15 +174,15 @@ def evaluate_condition(text: str, expand: Callable[[str], str], is_defined: Call
 _DEFINED_NAME = re.compile(r"[dD][eE][fF][iI][nN][eE][dD][ \t\n\v\f\r]+([A-Za-z][A-Za-z0-9_]*)")
 
 
-def _evaluate(text, is_defined, template_exists) -> bool:
+def _evaluate(text, is_defined, template_exists, version=VERSION) -> bool:
     simple = _DEFINED_NAME.fullmatch(text)
     if simple is not None:
         name = simple.group(1)
         return name.lower() in ("true", "false") or is_defined(name) or _crufty_bool(name) is not None
-    return _evaluate_classified(text, is_defined, template_exists)
+    return _evaluate_classified(text, is_defined, template_exists, version)
 
 
-def _evaluate_classified(text, is_defined, template_exists) -> bool:
+def _evaluate_classified(text, is_defined, template_exists, version=VERSION) -> bool:
     kind = characterize(text, True)
     if kind == NUMBER:
         number = _atof(text)
@@ -193,7 +194,7 @@ def _evaluate_classified(text, is_defined, template_exists) -> bool:
         if crufty is not None:
             return crufty
     if kind == VERSION_TEST:
-        return _version(text[7:].lstrip(_BLANKS))
+        return _version(text[7:].lstrip(_BLANKS), version)
     if kind == IFDEF:
         return _defined(text[7:].lstrip(_BLANKS), is_defined, template_exists)
     raise ConditionError(COMPLEX if kind == COMPLEX_KIND else NOT_CONDITIONAL)
@@ -216,7 +217,7 @@ def _defined(argument: str, is_defined, template_exists) -> bool:
     raise ConditionError(BAD_DEFINED)
 
 
-def _version(rest: str) -> bool:
+def _version(rest: str, version: tuple = VERSION) -> bool:
     """``version OP X.Y[.Z]`` as HTCondor reads it: ``!`` negates, one of ``<=>`` then an optional
     ``=``, then sscanf("%d.%d.%d") (more fields are ignored: ``25.14.1.7`` is 25.14.1)."""
     negated = rest.startswith("!")
@@ -235,8 +236,8 @@ def _version(rest: str) -> bool:
     if len(fields) < 2 or fields[0] < 6:
         raise ConditionError(BAD_VERSION)
     major, minor = fields[0], fields[1]
-    sub = fields[2] if len(fields) > 2 else VERSION[2]
-    mine, theirs = _version_number(*VERSION), _version_number(major, minor, sub)
+    sub = fields[2] if len(fields) > 2 else version[2]
+    mine, theirs = _version_number(*version), _version_number(major, minor, sub)
     difference = (mine > theirs) - (mine < theirs)
     result = difference == op or (or_equal and difference == 0)
     return not result if negated else result

@@ -43,7 +43,7 @@ import stat
 import time
 
 from condorcfg.config import statements as st
-from condorcfg.config.conditions import ConditionError, evaluate_condition
+from condorcfg.config.conditions import VERSION, ConditionError, evaluate_condition
 from condorcfg.config.host import (apply_environment, discover_config, host_definition, insert_hostnames,
                                    insert_special)
 from condorcfg.config.limits import BudgetExceeded
@@ -131,6 +131,8 @@ class Reader:
         self.repository = mode == "repository"
         self.sysroot = os.path.abspath(sysroot) if sysroot else None
         self.use_depth = 0
+        self.release = "25.14.1"  # the HTCondor release read as (load(release=...))
+        self.version = VERSION
         self.where: Location | None = None  # the statement being read (for a budget-exceeded error)
         # the `use` lines being applied, outermost first: (template "CAT:Name", use Location)
         self.use_chain: list[tuple[str, Location]] = []
@@ -398,7 +400,7 @@ class Reader:
     def _condition(self, condition: str, keyword: str, where: Location) -> bool:
         cfg = self.config
         try:
-            return evaluate_condition(condition, cfg.expand, cfg.is_defined, self._template_exists)
+            return evaluate_condition(condition, cfg.expand, cfg.is_defined, self._template_exists, self.version)
         except ConditionError as exc:
             raise _fatal(f"`{condition}` is not a valid {keyword} condition because {exc.reason}; HTCondor "
                          f"accepts only numbers, true/false/yes/no, `defined NAME`, `version OP X.Y.Z` "
@@ -510,7 +512,7 @@ class Reader:
             hint = f"the {category.upper()} templates are {', '.join(known)}"
         else:  # a long list would bury the message
             hint = f"none of the {len(known)} {category.upper()} templates has a similar name; check the spelling"
-        return _fatal(f"use {category.upper()}: there is no template {name!r} in HTCondor 25.14.1; {hint}",
+        return _fatal(f"use {category.upper()}: there is no template {name!r} in HTCondor {self.release}; {hint}",
                       where, code="unknown-template")
 
     def _apply_template(self, template, args: str | None, depth: int, where: Location,
@@ -585,7 +587,7 @@ class Reader:
         if not raw or not raw.strip(_BLANKS):
             return
         try:
-            wanted = evaluate_condition(raw, cfg.expand, cfg.is_defined, self._template_exists)
+            wanted = evaluate_condition(raw, cfg.expand, cfg.is_defined, self._template_exists, self.version)
         except ConditionError as exc:
             self._auto_use_problem(prefix + exc.reason, where, "the value must be true/false, yes/no, a number, "
                                    "`defined NAME` or a $(...) expanding to one of those")
@@ -755,6 +757,27 @@ class Reader:
         self.read_file(name, 0, self._knob_location("USER_CONFIG_FILE"), required=False, setting="USER_CONFIG_FILE")
 
 
+class _ReleaseTemplates:
+    """The templates of another HTCondor release (:mod:`condorcfg.releases`), as the reader asks for them."""
+
+    def __init__(self, release: str):
+        from condorcfg import releases
+        from condorcfg.config.templates import Template
+
+        self.by_category: dict[str, dict] = {}
+        for key, entry in releases.templates(release).items():
+            category, _, name = entry["name"].partition(":")
+            body = entry["body"] if entry["body"].endswith("\n") else entry["body"] + "\n"
+            template = Template(category.upper(), name, body, f"<HTCondor {release} template {entry['name']}>", 1)
+            self.by_category.setdefault(category.upper(), {})[name.upper()] = template
+
+    def find_template(self, category: str, name: str):
+        return self.by_category.get(category.strip().upper(), {}).get(name.strip().upper())
+
+    def template_names(self, category: str) -> list[str]:
+        return [t.name for t in self.by_category.get(category.strip().upper(), {}).values()]
+
+
 class _LazyTemplates:
     """condorcfg.config.templates, imported only when a `use` line or `defined use` needs it."""
 
@@ -772,7 +795,7 @@ class _LazyTemplates:
 def load(paths=None, machine=None, subsystem: str | None = None, local_name: str | None = None,
          allow_exec: bool = False, environ: Mapping[str, str] | None = None, templates=None,
          defaults: Mapping[str, str] | None = None, cwd: str | None = None, mode: str = "host",
-         sysroot: str | None = None, allowed_dirs=()) -> Config:
+         sysroot: str | None = None, allowed_dirs=(), release: str | None = None) -> Config:
     """Read a configuration as HTCondor 25.14.1 would and return the :class:`Config`.
 
     ``paths``: a file, a config.d directory, or a list of those (read in order as the main
@@ -783,7 +806,9 @@ def load(paths=None, machine=None, subsystem: str | None = None, local_name: str
     ``defaults`` (default the built-in table) can be replaced for tests.  ``mode`` ("host" or
     "repository"), ``sysroot`` and ``allowed_dirs`` (directories besides those of ``paths`` whose
     files count as part of the configuration, e.g. the project's) are described in the module
-    docstring.
+    docstring.  ``release`` (a :mod:`condorcfg.releases` name) reads the configuration as that
+    HTCondor release would: its templates, its built-in defaults, its version in ``if version``
+    (the per-subsystem default tables stay 25.14.1's).
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
@@ -795,14 +820,15 @@ def load(paths=None, machine=None, subsystem: str | None = None, local_name: str
     gc.disable()
     try:
         return _load(paths, machine, subsystem, local_name, allow_exec, environ, templates, defaults, cwd, mode,
+                     release,
                      sysroot, allowed_dirs)
     finally:
         if was_enabled:
             gc.enable()
 
 
-def _load(paths, machine, subsystem, local_name, allow_exec, environ, templates, defaults, cwd, mode, sysroot,
-          allowed_dirs) -> Config:
+def _load(paths, machine, subsystem, local_name, allow_exec, environ, templates, defaults, cwd, mode, release,
+          sysroot, allowed_dirs) -> Config:
     from condorcfg import machine as machine_module
 
     if environ is None:
@@ -812,6 +838,14 @@ def _load(paths, machine, subsystem, local_name, allow_exec, environ, templates,
     environ = dict(environ)
     subsystem = (subsystem or "TOOL").upper()
     profile = machine_module.resolve(machine)
+    if release is not None:
+        from condorcfg import releases
+
+        if templates is None:
+            templates = _ReleaseTemplates(release)
+        if defaults is None:
+            defaults = {name: entry["default"] for name, entry in releases.knobs(release).items()
+                        if entry["default"] is not None}
     if templates is None:
         templates = _LazyTemplates()
     if defaults is None:
@@ -842,6 +876,9 @@ def _load(paths, machine, subsystem, local_name, allow_exec, environ, templates,
                for p in paths if not p.rstrip().endswith("|")]
     allowed += [os.path.abspath(d) for d in (*allowed_dirs, *([sysroot] if sysroot else []))]
     reader = Reader(config, allow_exec, templates, allowed, cwd or os.getcwd(), mode, sysroot)
+    if release is not None:
+        reader.release = release
+        reader.version = tuple(int(part) for part in release.split(".")[:3])
 
     facts = profile.host_facts()
     late = {"FULL_HOSTNAME", "HOSTNAME", "IP_ADDRESS", "IPV4_ADDRESS", "IPV6_ADDRESS", "USERNAME"}

@@ -57,13 +57,17 @@ class LintSettings:
     # the files are fragments of a configuration that is not here (an HTCondor-CE or glideinWMS
     # config.d): macros they use but do not define come from the rest (see _fragment_macros)
     fragment: bool = False
+    # the HTCondor releases the pool runs (condorcfg.releases names; several for a mixed pool): knob and
+    # template rules judge against them; empty: HTCondor 25.14.1 alone
+    target_versions: list[str] = factory(list)
 
     @classmethod
     def from_project(cls, project) -> "LintSettings":
         return cls(select=project.select, extend_select=list(project.extend_select),
                    ignore=list(project.ignore), severity=dict(project.severity),
                    known_knobs=list(project.known_knobs),
-                   require_reason=project.require_reason, fragment=project.fragment)
+                   require_reason=project.require_reason, fragment=project.fragment,
+                   target_versions=list(project.target_version))
 
 
 @record
@@ -208,6 +212,9 @@ class LintContext:
         # Results several checks derive from the whole configuration (export lists, ...), computed
         # once per run by the helpers in condorcfg.lint.checks._util.
         self.shared: dict[str, object] = {}
+        self.primary_release: str | None = None  # the release the configuration was read as (None: 25.14.1)
+        self._reload = None  # condorcfg.load of the same input, for read_as
+        self._read_as: dict[str, tuple] = {}
         self._names: list[str] | None = None
         self._upper: dict[str, str] | None = None
         self._matching: dict[str, list[str]] = {}
@@ -355,6 +362,30 @@ class LintContext:
         col = start[1] + column - 1
         return start[0], col, start[0], col + max(width, 1)
 
+    @property
+    def targets(self) -> list[str]:
+        """The HTCondor releases the pool runs (--target-version, target-version), oldest first; [] if none."""
+        from condorcfg import releases
+
+        return sorted(set(self.settings.target_versions), key=releases.known().index)
+
+    def read_as(self, release: str) -> tuple:
+        """(Config, None) read as ``release`` would read it, or (None, the Diagnostic it stops with)."""
+        from condorcfg import releases
+
+        if release == (self.primary_release or releases.base()):
+            return self.config, None
+        if release not in self._read_as:
+            if self._reload is None:  # (a Config was given, not files: nothing to re-read)
+                self._read_as[release] = (None, None)
+            else:
+                try:
+                    self._read_as[release] = (self._reload(release=None if release == releases.base()
+                                                           else release), None)
+                except CondorcfgError as exc:
+                    self._read_as[release] = (None, exc.diagnostic)
+        return self._read_as[release]
+
     # -- findings ---------------------------------------------------------
     def finding(self, message: str | Text, at=None, span: tuple | None = None, fix: str | None = None,
                 notes: Iterable[str | Text] = (), causes: frozenset = frozenset(), **facts) -> Diagnostic:
@@ -408,6 +439,17 @@ class LintContext:
                 where = earlier.location
             notes.append(Text("this overrides the earlier {name} from {where}", name=definition.name, where=where))
         return location, message, notes
+
+
+def _primary_release(targets: list[str]) -> str | None:
+    """The release the configuration is read as: the newest target (None: HTCondor 25.14.1)."""
+    if not targets:
+        return None
+    from condorcfg import releases
+
+    known = releases.known()
+    newest = max(targets, key=known.index)
+    return None if newest == releases.base() else newest
 
 
 def _same_definition(one, other) -> bool:
@@ -471,13 +513,19 @@ def _run(target, machine, settings: LintSettings, ruleset, allow_exec: bool, sub
                                    fix=rule.fix, notes=list(notes)))
 
     config = target
+    # Several target releases (a mixed pool): read as the newest; the others re-read on demand (read_as)
+    primary = _primary_release(settings.target_versions)
+    reload = None
     if not hasattr(target, "names"):
+        import functools
+
         import condorcfg
 
+        reload = functools.partial(condorcfg.load, target, machine=machine, subsystem=subsystem,
+                                   local_name=local_name, allow_exec=allow_exec, mode="repository", sysroot=sysroot,
+                                   allowed_dirs=allowed_dirs)
         try:
-            config = condorcfg.load(target, machine=machine, subsystem=subsystem, local_name=local_name,
-                                    allow_exec=allow_exec, mode="repository", sysroot=sysroot,
-                                    allowed_dirs=allowed_dirs)
+            config = reload(release=primary)
         except CondorcfgError as exc:  # HTCondor would refuse this configuration: report it, nothing else runs
             given = [str(p) for p in (target if isinstance(target, (list, tuple)) else [target])]
             if exc.diagnostic.code in UNUSABLE_INPUT:
@@ -490,6 +538,7 @@ def _run(target, machine, settings: LintSettings, ruleset, allow_exec: bool, sub
             return LintResult(findings=_finish(findings, settings, ruleset, []), fatal=True)
 
     ctx = LintContext(config, machine, settings, ruleset, machine_given=machine is not None)
+    ctx.primary_release, ctx._reload = primary, reload
     for diagnostic in getattr(config, "diagnostics", ()):
         _reader_finding(diagnostic, ruleset, enabled_codes, findings)
 

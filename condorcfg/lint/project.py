@@ -18,6 +18,7 @@ first directory holding either file wins, ``.condorcfg.yaml`` before ``pyproject
     fragment = true                        # the files are config.d fragments of a configuration kept
                                            # elsewhere (HTCondor-CE, glideinWMS): macros come from it
     known-knobs = ["SITE_.*", "GPU_MONITOR"]   # site-specific knob names (regexes)
+    target-version = ["24.0", "25.0"]      # the HTCondor releases the pool runs (a mixed pool: several)
 
     [tool.condorcfg.machine-profiles]      # named profiles for --machine NAME
     gpu = "machines/gpu.yaml"
@@ -46,7 +47,7 @@ MAX_PROJECT_FILE = 1024 * 1024  # bytes of pyproject.toml read (tomllib: ~0.5 s 
 MAX_KNOB_PATTERN = 200  # characters of one known-knobs pattern
 MAX_KNOB_CHOICES = 16  # ways through a pattern's alternatives and bounded repeats (each multiplies the work)
 
-_LIST_KEYS = ("roots", "select", "extend-select", "ignore", "known-knobs")
+_LIST_KEYS = ("roots", "select", "extend-select", "ignore", "known-knobs", "target-version")
 _PATH_KEYS = ("sysroot", "baseline")
 _KEYS = set(_LIST_KEYS) | set(_PATH_KEYS) | {"severity", "fail-on", "machine", "machine-profiles",
                                              "require-reason", "fragment"}
@@ -73,6 +74,7 @@ class ProjectConfig:
     sysroot: str | None = None
     baseline: str | None = None
     fragment: bool = False
+    target_version: list[str] = factory(list)  # releases as resolved (condorcfg.releases)
 
     def settings_files(self) -> list[str]:
         """The files whose change changes what lint reports: this file, profiles, the baseline."""
@@ -224,6 +226,8 @@ def _build(data: dict, path: Path, line_of) -> ProjectConfig:
                     problem = knob_pattern_problem(pattern)
                     if problem:
                         _fail(path, line, f"known-knobs entry {_short(pattern)} {problem}")
+            if key == "target-version":
+                value = [_release(v, path, line) for v in value]
             setattr(project, key.replace("-", "_"), list(value))
         elif key in _PATH_KEYS:
             if not isinstance(value, str) or not value:
@@ -255,6 +259,15 @@ def _build(data: dict, path: Path, line_of) -> ProjectConfig:
                 _fail(path, line, "'machine-profiles' must map names to profile files or mappings")
             project.machine_profiles = {str(n): _profile_ref(v, directory, path, line) for n, v in value.items()}
     return project
+
+
+def _release(text: str, path, line: int) -> str:
+    from condorcfg import releases
+
+    try:
+        return releases.resolve(text)
+    except ValueError as exc:
+        _fail(path, line, f"target-version: {exc}")
 
 
 def _profile_ref(value, directory: Path, path: Path, line: int):

@@ -62,6 +62,7 @@ class Example:
     config: str
     machine: dict | None = None
     line: int = 0  # where the example is written in the rule file
+    target_version: list[str] = factory(list)  # the releases the example's pool runs (--target-version)
 
 
 @record
@@ -285,14 +286,17 @@ def _parse_examples(path: str, entry, line: int) -> tuple[list[Example], list[Ex
             item_line = _item_line(items, index) or line
             if isinstance(item, str):
                 parsed.append(Example(str(item), None, item_line))
-            elif isinstance(item, dict) and "config" in item and set(item) <= {"config", "machine"}:
+            elif isinstance(item, dict) and "config" in item and set(item) <= {"config", "machine", "target-version"}:
                 machine = _plain(item.get("machine"))
                 if machine is not None and not isinstance(machine, dict):
                     _fail(path, item_line, "an example's 'machine' must be a mapping (cpus, memory, ...)")
-                parsed.append(Example(str(item["config"]), machine, item_line))
+                targets = _plain(item.get("target-version")) or []
+                if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
+                    _fail(path, item_line, "an example's 'target-version' must be a list of releases")
+                parsed.append(Example(str(item["config"]), machine, item_line, list(targets)))
             else:
                 _fail(path, item_line, "an example is a config text string, or a mapping with 'config' "
-                                       "and optional 'machine'")
+                                       "and optional 'machine' and 'target-version'")
         result.append(parsed)
     from condorcfg.lint.declarative import NO_FAIL_EXAMPLE
 

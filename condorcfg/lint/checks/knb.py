@@ -12,6 +12,7 @@ import re
 from condorcfg.diagnostics import Text
 from condorcfg.lint.checks import check
 from condorcfg.lint.checks._fold import fold
+from condorcfg.lint.checks._releases import releases_knowing
 from condorcfg.lint.checks._trace import POLICY_ATTRIBUTES
 from condorcfg.lint.checks._util import (EXPRESSION_KNOBS, describe, empty_macro_causes, empty_macro_notes, export_lists,
                                          exported_names, expanded, is_user, macro_references, parsed, prefixed_bases,
@@ -252,6 +253,8 @@ def unknown_knob(ctx):
             continue
         if knowledge.obsolete(name.split(".")[-1]) is not None:
             continue  # UPG901-UPG904 / RTR101 say more than "unknown"
+        if ctx.targets and releases_knowing(name):
+            continue  # a knob of some release: UPG906 judges it against the releases the pool runs
         candidates.append((name, definition))
     if not candidates:
         return
@@ -270,6 +273,10 @@ def unknown_knob(ctx):
             suggested += 1
             suggestions = knowledge.suggest(name)
             hint = f"; did you mean {' or '.join(suggestions)}?" if suggestions else ""
+            older = releases_knowing(name)
+            if older:  # (a knob an older release had: say so, and which --target-version accepts it)
+                suggestions, hint = [], (f" (HTCondor {older[-1]} had it: if the pool still runs such a release, "
+                                         f"say so with --target-version {older[-1].rsplit('.', 1)[0]})")
         else:  # did-you-mean costs more than the rest of the rule: bounded for hostile input
             suggestions, hint = [], f" (no did-you-mean past the first {MAX_SUGGESTED} unknown knobs)"
         yield ctx.finding(f"{name} is not a knob HTCondor {knowledge.version} knows, and nothing in this "

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from condorcfg.lint.checks import check
+from condorcfg.lint.checks._releases import knows, releases_knowing
 from condorcfg.lint.checks._util import is_user, user_definitions
 
 # Covered by the declarative rules UPG901-UPG903 and RTR101.
@@ -33,9 +34,12 @@ def _discard_list() -> set[str]:
 def obsolete_knob(ctx):
     knowledge = ctx.knowledge
     discard = None
+    targets = ctx.targets
     for name, definition in user_definitions(ctx):
         if _OWN_RULES.fullmatch(name):
             continue
+        if targets and all(knows(release, name) for release in targets):
+            continue  # every release the pool runs still reads it
         info = knowledge.obsolete(name)
         if info is not None and knowledge.builtin(name) is None:
             replacement = f"; use {info['replacement']} instead" if info.get("replacement") else ""
@@ -102,3 +106,45 @@ def hostallow_ignored(ctx):
         why = f"{modern} is set" if has_modern else "it allows everyone, which changes nothing"
         yield ctx.finding(f"{name} is ignored: HTCondor no longer reads HOSTALLOW_*/HOSTDENY_* knobs ({why}), so "
                           f"this line is dead", at=definition, fix=f"delete it, or merge it into {modern}")
+
+
+@check
+def knob_unknown_in_target(ctx):
+    targets = ctx.targets
+    if not targets:
+        return
+    for name, definition in user_definitions(ctx):
+        if getattr(definition, "origin", "file") != "file":
+            continue
+        having = releases_knowing(name)
+        if not having or ctx.knowledge.obsolete(name.split(".")[-1]) is not None:
+            continue  # no release has it: KNB303's business; a removed feature's knob: UPG904 says more
+        lacking = [release for release in targets if release not in having]
+        if not lacking:
+            continue
+        newer = [r for r in having if all(_older(t, r) for t in lacking)]
+        older = [r for r in having if all(_older(r, t) for t in lacking)]
+        why = (f"of the releases condorcfg knows, {newer[0]} and later have it" if newer and len(newer) == len(having)
+               else f"of the releases condorcfg knows, {older[-1]} and earlier have it"
+               if older and len(older) == len(having) else f"the releases that have it: {', '.join(having)}")
+        shown = " and ".join(f"HTCondor {t}" for t in lacking)
+        yield ctx.finding("{knob} is not a knob {releases} {verb} ({why}), so there it has no effect",
+                          knob=name, releases=shown, verb="knows" if len(lacking) == 1 else "know", why=why,
+                          at=definition)
+
+
+def _older(one: str, other: str) -> bool:
+    from condorcfg import releases
+
+    known = releases.known()
+    return known.index(one) < known.index(other)
+
+
+@check
+def refused_by_target(ctx):
+    for release in ctx.targets:
+        config, problem = ctx.read_as(release)
+        if problem is None:
+            continue
+        yield ctx.finding("HTCondor {release} refuses this configuration: {reason}", release=release,
+                          reason=problem.text, at=problem.location, notes=list(problem.notes))

@@ -1,0 +1,20 @@
+"""Which HTCondor releases know a knob (for --target-version; data: condorcfg.releases)."""
+from __future__ import annotations
+
+
+def _base_name(name: str) -> str:
+    return name.split(".")[-1].upper()  # SCHEDD.MAX_JOBS_RUNNING is MAX_JOBS_RUNNING
+
+
+def knows(release: str, name: str) -> bool:
+    """Does ``release``'s knob table have ``name`` (its SUBSYS./LOCALNAME. prefix ignored)?"""
+    from condorcfg import releases
+
+    return _base_name(name) in releases.knobs(release)
+
+
+def releases_knowing(name: str) -> list[str]:
+    """The releases (oldest first) whose knob table has ``name``."""
+    from condorcfg import releases
+
+    return [release for release in releases.known() if knows(release, name)]
