@@ -7,12 +7,17 @@ exactly what the script makes of them.
 """
 from __future__ import annotations
 
+import glob
+import json
+import os
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
 
+import condorcfg
 from condorcfg import releases
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,3 +61,65 @@ def test_the_tables_are_what_the_wheels_give():
     done = subprocess.run([sys.executable, str(ROOT / "tools" / "make_versions.py"), "--check"],
                           capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+# Reading as an older release agrees with that release itself: its wheel (downloaded by
+# tools/make_versions.py into the cache) reads the same configuration, and every knob below
+# must have the same expanded value.  The knobs avoid host facts (the old wheels detect this host).
+CASES = {
+    "version-guarded-security": "if version >= 23.10.0\n  use SECURITY : recommended\nelse\n"
+                                "  use SECURITY : recommended_v9_0\nendif\n",
+    "roles-and-policy": "use ROLE : Execute\nuse POLICY : Desktop\nuse FEATURE : GPUs\n",
+    "defaults-in-use": "MEM = $(CGROUP_MEMORY_LIMIT_POLICY)\nRESCHEDULE = $(SUBMIT_SEND_RESCHEDULE)\n"
+                       "if version < 24.0\n  OLD = true\nendif\n",
+}
+KNOBS = ["SECURITY_MODEL", "ALLOW_DAEMON", "ALLOW_ADMINISTRATOR", "ALLOW_WRITE", "SEC_DEFAULT_AUTHENTICATION",
+         "SEC_READ_AUTHENTICATION", "DAEMON_LIST", "START", "IS_OWNER", "SUSPEND", "PREEMPT", "KILL",
+         "WANT_SUSPEND", "MACHINE_RESOURCE_INVENTORY_GPUs", "MEM", "RESCHEDULE", "OLD",
+         "CGROUP_MEMORY_LIMIT_POLICY", "SUBMIT_SEND_RESCHEDULE", "MAXJOBRETIREMENTTIME"]
+_CHILD = r"""
+import json, sys
+import htcondor
+knobs = json.loads(sys.argv[1])
+out = {}
+for name in knobs:
+    htcondor.param["CONDORCFG_PROBE"] = "$(%s:CONDORCFG_UNSET)" % name
+    value = htcondor.param.get("CONDORCFG_PROBE")
+    out[name] = None if value == "CONDORCFG_UNSET" else value
+print(json.dumps(out))
+"""
+
+
+def _unpacked(release: str) -> str:
+    cache = Path(os.environ.get("CONDORCFG_WHEEL_CACHE", "/tmp/condorcfg-wheels"))
+    target = cache / f"{release}-full"
+    if not (target / "htcondor").is_dir():
+        wheels = glob.glob(str(cache / f"htcondor-{release}-*.whl"))
+        if not wheels:
+            subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary", ":all:",
+                            "-d", str(cache), f"htcondor=={release}"], check=True, timeout=600)
+            wheels = glob.glob(str(cache / f"htcondor-{release}-*.whl"))
+        with zipfile.ZipFile(wheels[0]) as wheel:
+            wheel.extractall(target)
+    return str(target)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("release", ["10.0.9", "23.0.28", "24.0.24"])
+def test_reading_as_an_older_release_agrees_with_that_release(release, tmp_path):
+    compared = 0
+    for name, text in CASES.items():
+        path = tmp_path / f"{name}.conf"
+        path.write_text(text)
+        env = {k: v for k, v in os.environ.items() if not k.upper().startswith("_CONDOR_")}
+        env.update(CONDOR_CONFIG=str(path), PYTHONPATH=_unpacked(release))
+        done = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(KNOBS)], env=env, capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 0, done.stderr[-1000:]
+        theirs = json.loads(done.stdout)
+        config = condorcfg.load([str(path)], release=release, environ={})
+        ours = {knob: config.value(knob) for knob in KNOBS}
+        differ = {k: (ours[k], theirs[k]) for k in KNOBS if ours[k] != theirs[k]}
+        assert not differ, (release, name, differ)
+        compared += sum(v is not None for v in theirs.values())
+    assert compared >= 20
