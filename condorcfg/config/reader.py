@@ -838,14 +838,18 @@ def _load(paths, machine, subsystem, local_name, allow_exec, environ, templates,
     environ = dict(environ)
     subsystem = (subsystem or "TOOL").upper()
     profile = machine_module.resolve(machine)
+    release_subsystem_defaults: dict = {}  # (another release's generic table; 25.14.1's per-subsystem ones)
     if release is not None:
         from condorcfg import releases
 
         if templates is None:
             templates = _ReleaseTemplates(release)
         if defaults is None:
+            from condorcfg.config import defaults as defaults_module
+
             defaults = {name: entry["default"] for name, entry in releases.knobs(release).items()
                         if entry["default"] is not None}
+            release_subsystem_defaults = defaults_module.subsystem_defaults(subsystem)
     if templates is None:
         templates = _LazyTemplates()
     if defaults is None:
@@ -856,7 +860,7 @@ def _load(paths, machine, subsystem, local_name, allow_exec, environ, templates,
         per_subsystem = defaults_module.subsystem_defaults(subsystem)
     else:
         generic = {k.upper(): v for k, v in defaults.items()}
-        per_subsystem = {}
+        per_subsystem = release_subsystem_defaults
     generic = dict(generic)
     generic.setdefault("LOCALNAME", local_name or subsystem)
     config = Config(subsystem=subsystem, local_name=local_name, machine=profile, environ=environ,

@@ -134,6 +134,17 @@ def test_rules_and_explain_come_with_the_package(installed):
     assert page.returncode == 0 and "IS_OWNER" in page.stdout
 
 
+def test_release_tables_come_with_the_package(installed, tmp_path):
+    config = tmp_path / "condor_config"
+    config.write_text("use SECURITY : recommended_v9_0\nSTARTD_SENDS_ALIVES = true\n")
+    result = _condorcfg(installed, "upgrade", "--from", "23.0", "--format", "markdown", str(config))
+    assert result.returncode == 1 and "STARTD_SENDS_ALIVES" in result.stdout, result.stderr
+    config.write_text("use SECURITY : recommended\n")
+    result = _condorcfg(installed, "lint", "--target-version", "23.0", "--target-version", "25.14", "--select",
+                        "UPG907", "--format", "json", str(config))
+    assert [f["code"] for f in json.loads(result.stdout)["findings"]] == ["UPG907"], result.stderr
+
+
 def test_qube_grammar_and_property_map_come_with_the_package(installed):
     result = _condorcfg(installed, "qube", "translate", "host.os eq linux and host.processors.total >= 4")
     assert (result.returncode, result.stdout.strip()) == (0, 'OpSys =?= "LINUX" && TotalCpus >= 4'), result.stderr
