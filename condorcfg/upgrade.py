@@ -22,7 +22,7 @@ from condorcfg.diagnostics import CondorcfgError
 from condorcfg.records import factory, record
 
 KINDS = ("refused", "removed", "template", "branch", "default", "value")
-_SECURITY = re.compile(r"(\w+\.)?(SEC_|ALLOW_|DENY_|HOSTALLOW_|HOSTDENY_|AUTH_SSL|TRUST_DOMAIN|SCITOKENS|"
+_SECURITY = re.compile(r"(\w+\.)?(SEC_|ALLOW_|DENY_|HOSTALLOW_|HOSTDENY_|AUTH_SSL|TRUST_DOMAIN|SCITOKENS|GSI_|"
                        r"CERTIFICATE_MAPFILE|KERBEROS|SETTABLE_ATTRS|ENABLE_RUNTIME_CONFIG|ENABLE_PERSISTENT_CONFIG|"
                        r"QUEUE_ALL_USERS_TRUSTED|QUEUE_SUPER_USERS|TOKEN|LEGACY_ALLOW_SEMANTICS|USE_POOL_USERNAME)",
                        re.IGNORECASE)
@@ -97,10 +97,13 @@ def plan(paths, old: str, new: str, **options) -> UpgradePlan:
         base = upper.split(".")[-1]
         if base in old_knobs and base not in new_knobs:
             definition = before.source(name)
+            obsolete = pages.obsolete(base)  # (what the version history says replaces it)
+            instead = f"; use {obsolete['replacement']} instead" if obsolete and obsolete.get("replacement") else ""
             result.changes.append(Change(knob=name, kind="removed", old=_value(before, name), new=None,
-                                         security=bool(_SECURITY.fullmatch(name) or _SECURITY.match(base)),
-                                         where=definition.location, docs=docs(name),
-                                         message=f"HTCondor {new} has no {base} knob: the setting does nothing"))
+                                         security=bool(_SECURITY.match(base)), where=definition.location,
+                                         docs=docs(name),
+                                         message=f"HTCondor {new} has no {base} knob: the setting does nothing"
+                                                 f"{instead}"))
     if after is not None:
         names = dict(user)
         for upper in set(old_knobs) & set(new_knobs):

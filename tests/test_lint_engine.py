@@ -653,6 +653,28 @@ def test_fragment_is_a_project_setting(tmp_path):
     assert engine.LintSettings.from_project(load(tmp_path / ".condorcfg.yaml")).fragment is True
 
 
+def test_target_version_is_a_project_setting(tmp_path):
+    from condorcfg.lint.project import ProjectConfigError, load
+
+    (tmp_path / ".condorcfg.yaml").write_text("target-version: ['23.0', 25.14.1]\n")
+    assert engine.LintSettings.from_project(load(tmp_path / ".condorcfg.yaml")).target_versions == \
+        ["23.0.28", "25.14.1"]
+    (tmp_path / ".condorcfg.yaml").write_text("target-version: ['8.8']\n")
+    with pytest.raises(ProjectConfigError, match="known releases") as info:
+        load(tmp_path / ".condorcfg.yaml")
+    assert info.value.diagnostic.location.line == 1
+
+
+def test_a_mixed_pool_is_read_as_its_newest_release(tmp_path):
+    path = write(tmp_path, "use SECURITY : recommended\n")
+    settings = engine.LintSettings(select=["ALL"], target_versions=["23.0.28", "24.0.24"])
+    result = engine.run(str(path), settings=settings, ruleset=load_rules([PROJECT_RULES]))
+    assert [f.code for f in result.findings if f.code.startswith("UPG9")] == ["UPG907"]  # 24.0 reads it; 23.0 stops
+    only_old = engine.LintSettings(select=["ALL"], target_versions=["23.0.28"])
+    result = engine.run(str(path), settings=only_old, ruleset=load_rules([PROJECT_RULES]))
+    assert result.fatal and "in HTCondor 23.0.28" in result.findings[0].message
+
+
 @pytest.mark.parametrize("text, name", [("X = 1", "X"), ("  x  +=  a b", "X"), ("X@=end", "X"), ("X @= end  ", "X"),
                                         ("X @= a b", "X"), ("XY = 1", "X"), ("X : 1", "X"), ("\tX=", "X"),
                                         ("X\u00a0= 1", "X"), ("X ==", "X"), ("", "X")])
