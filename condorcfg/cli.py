@@ -30,6 +30,7 @@ COMMANDS = {
     "rules": ("condorcfg.commands.rules", "list the lint rules"),
     "explain": ("condorcfg.commands.explain", "show the documentation of one lint rule"),
     "diff": ("condorcfg.commands.diff", "compare two configurations (effective values and slot ads)"),
+    "test": ("condorcfg.commands.test", "run policy tests: what the pool's policy must do, case by case"),
     "upgrade": ("condorcfg.commands.upgrade", "what changes for a configuration between two HTCondor releases"),
     "qube": ("condorcfg.commands.qube", "evaluate Qube! requirement expressions or translate them to ClassAd"),
 }

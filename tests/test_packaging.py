@@ -42,10 +42,12 @@ def test_the_pre_commit_hook_definition():
     """Every commit runs the hook (deletions pass no file names), and `--` keeps names from being options."""
     from ruamel.yaml import YAML
 
-    [hook] = YAML(typ="safe").load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    hook, tests = YAML(typ="safe").load((ROOT / ".pre-commit-hooks.yaml").read_text())
     assert (hook["id"], hook["language"], hook["entry"]) == ("condorcfg", "python", "condorcfg lint --pre-commit --")
     assert hook["always_run"] is True and hook["pass_filenames"] is True and hook["require_serial"] is True
     assert "files" not in hook  # condorcfg, not a name pattern, decides what is configuration
+    # policy tests: no file names at all (the tests name their configuration), so none can be an option
+    assert (tests["id"], tests["entry"], tests["pass_filenames"]) == ("condorcfg-test", "condorcfg test", False)
 
 
 def test_the_readme_pins_the_current_release():

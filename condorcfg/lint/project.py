@@ -19,6 +19,7 @@ first directory holding either file wins, ``.condorcfg.yaml`` before ``pyproject
                                            # elsewhere (HTCondor-CE, glideinWMS): macros come from it
     known-knobs = ["SITE_.*", "GPU_MONITOR"]   # site-specific knob names (regexes)
     target-version = ["24.0", "25.0"]      # the HTCondor releases the pool runs (a mixed pool: several)
+    policy-tests = ["tests/policy"]        # condorcfg test's files or directories
 
     [tool.condorcfg.machine-profiles]      # named profiles for --machine NAME
     gpu = "machines/gpu.yaml"
@@ -47,7 +48,7 @@ MAX_PROJECT_FILE = 1024 * 1024  # bytes of pyproject.toml read (tomllib: ~0.5 s 
 MAX_KNOB_PATTERN = 200  # characters of one known-knobs pattern
 MAX_KNOB_CHOICES = 16  # ways through a pattern's alternatives and bounded repeats (each multiplies the work)
 
-_LIST_KEYS = ("roots", "select", "extend-select", "ignore", "known-knobs", "target-version")
+_LIST_KEYS = ("roots", "select", "extend-select", "ignore", "known-knobs", "target-version", "policy-tests")
 _PATH_KEYS = ("sysroot", "baseline")
 _KEYS = set(_LIST_KEYS) | set(_PATH_KEYS) | {"severity", "fail-on", "machine", "machine-profiles",
                                              "require-reason", "fragment"}
@@ -75,6 +76,7 @@ class ProjectConfig:
     baseline: str | None = None
     fragment: bool = False
     target_version: list[str] = factory(list)  # releases as resolved (condorcfg.releases)
+    policy_tests: list[str] = factory(list)  # condorcfg test's files (or directories), paths as resolved
 
     def settings_files(self) -> list[str]:
         """The files whose change changes what lint reports: this file, profiles, the baseline."""
@@ -219,7 +221,7 @@ def _build(data: dict, path: Path, line_of) -> ProjectConfig:
                 value = [value]
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 _fail(path, line, f"{raw_key!r} must be a list of strings")
-            if key == "roots":
+            if key in ("roots", "policy-tests"):
                 value = [_inside(directory, v, path, line, raw_key) for v in value]
             if key == "known-knobs":
                 for pattern in value:
