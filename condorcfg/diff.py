@@ -32,6 +32,19 @@ class ValueChange:
     def kind(self) -> str:
         return _kind(self.old, self.new)
 
+    @property
+    def restart(self) -> str | None:
+        """Where HTCondor says a change of this knob needs a daemon restart (None: condor_reconfig applies it)."""
+        from condorcfg.lint import knowledge
+
+        return knowledge.load().needs_restart(self.name)
+
+    @property
+    def security(self) -> bool:
+        from condorcfg.lint import knowledge
+
+        return knowledge.load().is_security(self.name)
+
 
 @record
 class SlotChange:

@@ -22,10 +22,6 @@ from condorcfg.diagnostics import CondorcfgError
 from condorcfg.records import factory, record
 
 KINDS = ("refused", "removed", "template", "branch", "default", "value")
-_SECURITY = re.compile(r"(\w+\.)?(SEC_|ALLOW_|DENY_|HOSTALLOW_|HOSTDENY_|AUTH_SSL|TRUST_DOMAIN|SCITOKENS|GSI_|"
-                       r"CERTIFICATE_MAPFILE|KERBEROS|SETTABLE_ATTRS|ENABLE_RUNTIME_CONFIG|ENABLE_PERSISTENT_CONFIG|"
-                       r"QUEUE_ALL_USERS_TRUSTED|QUEUE_SUPER_USERS|TOKEN|LEGACY_ALLOW_SEMANTICS|USE_POOL_USERNAME)",
-                       re.IGNORECASE)
 _RANDOM = re.compile(r"\$RANDOM_", re.IGNORECASE)  # (differs between any two reads)
 # Facts about the build, not the configuration: every release has its own.
 _BUILD_FACTS = {"CONDOR_VERSION", "CONDOR_BUILD_PLATFORM", "PYTHON3_VERSION_MINOR", "PYTHON3_MODULE_SUFFIX",
@@ -100,7 +96,7 @@ def plan(paths, old: str, new: str, **options) -> UpgradePlan:
             obsolete = pages.obsolete(base)  # (what the version history says replaces it)
             instead = f"; use {obsolete['replacement']} instead" if obsolete and obsolete.get("replacement") else ""
             result.changes.append(Change(knob=name, kind="removed", old=_value(before, name), new=None,
-                                         security=bool(_SECURITY.match(base)), where=definition.location,
+                                         security=pages.is_security(base), where=definition.location,
                                          docs=docs(name),
                                          message=f"HTCondor {new} has no {base} knob: the setting does nothing"
                                                  f"{instead}"))
@@ -116,7 +112,7 @@ def plan(paths, old: str, new: str, **options) -> UpgradePlan:
                 continue  # (listed as removed)
             change = _compare(before, after, name, old_knobs, new_knobs)
             if change is not None:
-                change.security = bool(_SECURITY.match(base))
+                change.security = pages.is_security(base)
                 change.docs = docs(name)
                 result.changes.append(change)
     order = {kind: i for i, kind in enumerate(KINDS)}

@@ -77,7 +77,8 @@ def test_cli_exit_codes_and_json(copy, capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["values"] == [{"name": "USE_SHARED_PORT", "kind": "changed", "old": "true", "new": "False",  # True equals the default text: HTCondor keeps the default spelling
                                  "old_source": report["values"][0]["old_source"],
-                                 "new_source": report["values"][0]["new_source"]}]
+                                 "new_source": report["values"][0]["new_source"],
+                                 "restart": None, "security": False}]
     assert report["values"][0]["new_source"].endswith("00-pool:15:1")
 
 

@@ -292,6 +292,48 @@ def knob_families(defs: dict[str, str]) -> list[dict]:
     return families
 
 
+PARAM_INFO = SHARED / "reference" / "htcondor" / "src" / "condor_utils" / "param_info.in"
+# A macro-def whose own paragraphs say a reconfig is not enough.
+_RESTART_PROSE = re.compile(
+    r"(must\s+(be\s+)?restart|requires?\s+(a\s+)?restart|must\s+run\s+:tool:`condor_restart`|"
+    r"cannot\s+be\s+changed\s+with\s+a\s+simple\s+reconfig|only\s+takes\s+note\s+of\s+the\s+value\s+of\s+this\s+"
+    r"configuration\s+variable\s+on\s+start\s*up|restart\s+(the\s+)?\*?condor_\w+\*?\s+(daemon\s+)?for\s+the\s+change|"
+    r"not\s+just\s+a\s+:tool:`condor_reconfig`|restarting\s+all\s+HTCondor\s+daemons)", re.I)
+# A note that covers every macro-def after it up to the next section heading (startd.rst: slot provisioning).
+_RESTART_SECTION = re.compile(r"change the number or definition of the different slot types with a reconfig", re.I)
+
+
+def restart_knobs() -> list[dict]:
+    """Knobs a condor_reconfig does not apply (the daemon must restart): ``restart=true`` in
+    param_info.in, and the macro-defs the manual says so of (their own text, or a section note)."""
+    found: dict[str, str] = {}
+    for block in re.split(r"\n(?=\[)", PARAM_INFO.read_text(encoding="utf-8")):
+        name = re.match(r"\[([A-Za-z0-9_.]+)\]", block)
+        if name and re.search(r"^restart\s*=\s*true", block, re.M):
+            found.setdefault(name.group(1), "param_info.in: restart=true")
+    for path in sorted((MANUAL / "admin-manual" / "configuration").glob("*.rst")):
+        page = path.relative_to(MANUAL).as_posix()
+        text = path.read_text(encoding="utf-8")
+        parts = re.split(r"(?m)^:macro-def:`([^`]+)`", text)
+        covered = False  # inside the run of macro-defs a section note covers
+        for index in range(1, len(parts), 2):
+            spelled, body = parts[index], parts[index + 1]
+            before = parts[index - 1]
+            if _RESTART_SECTION.search(before):
+                covered = True
+            else:
+                prose = " ".join(line for line in before.splitlines()
+                                 if line and not line[0].isspace() and not line.startswith((".. ", ":macro")))
+                if covered and prose and "slot" not in prose.lower():
+                    covered = False  # prose on another topic ("... support java universe jobs") ends the run
+            own = re.split(r"(?m)^\S", body, maxsplit=1)[0]  # its indented paragraphs
+            if covered or _RESTART_PROSE.search(own):
+                found.setdefault(re.sub(r"\[[^\]]*\]$", "", spelled).strip(),
+                                 f"manual: {page}" + (" (slot provisioning)" if covered else ""))
+    return [{"spelling": name, "pattern": family_pattern(name) if ("<" in name or "*" in name) else re.escape(name),
+             "source": source} for name, source in sorted(found.items(), key=lambda kv: kv[0].upper())]
+
+
 def build(use_oracle: bool = True) -> dict[str, dict]:
     # The table itself is not copied: the loader reads it from condorcfg/config at run time.
     table, table_source = builtin_table()
@@ -336,6 +378,7 @@ def build(use_oracle: bool = True) -> dict[str, dict]:
             "families": knob_families(defs),
             "obsolete": OBSOLETE_KNOBS,
             "daemons": DAEMON_NAMES,
+            "restart": restart_knobs(),
         },
         "attributes.json": attributes,
     }

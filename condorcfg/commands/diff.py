@@ -14,74 +14,169 @@ characters print as escapes); JSON is ASCII and exact.
 from __future__ import annotations
 
 import json
+import os
 import sys
 
-from condorcfg.commands._config_args import add_config_arguments, load_config
-from condorcfg.textsafe import defuse_json, safe_line
+from condorcfg.commands._config_args import add_config_arguments
+from condorcfg.textsafe import defuse, defuse_json, safe_line
 
 SLOT_SUBSYSTEM = "STARTD"  # the daemon that builds slot ads
 NOT_READ = ("outside-file", "missing-host-file")  # the reader's reports of files it did not read
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("old", help="the old configuration: top-level file, single file or config.d directory")
-    parser.add_argument("new", help="the new configuration, read the same way")
+    parser.add_argument("old", help="the old configuration: a file or config.d directory, a git revision (HEAD~1: "
+                                    "the project's roots as of that commit), or git:REV:PATH")
+    parser.add_argument("new", help="the new configuration, in the same forms")
     add_config_arguments(parser, config=False,
                          subsystem_default=f"TOOL for knob values, {SLOT_SUBSYSTEM} for slot ads")
+    parser.add_argument("--project", metavar="FILE", help="project settings file (default: found upward)")
     parser.add_argument("--no-ads", action="store_true", help="compare knob values only, not slot ads")
-    parser.add_argument("--format", choices=("text", "json"), default="text",
-                        help="text: one change per line (default); json: one object")
+    parser.add_argument("--format", choices=("text", "json", "markdown"), default="text",
+                        help="text: one change per line (default); json: one object; markdown: a pull-request comment")
+
+
+# A git side is unpacked in a temporary directory: its places are written as REV:PATH instead.
+_RELABEL: dict[str, str] = {}
 
 
 def _where(definition) -> str:
     if definition is None:
         return "built-in"
-    return definition.describe() if hasattr(definition, "describe") else str(definition.location)
+    text = definition.describe() if hasattr(definition, "describe") else str(definition.location)
+    for directory, label in _RELABEL.items():
+        text = text.replace(directory + os.sep, label)
+    return text
+
+
+def _load(args, paths, sysroot, machine, subsystem=None):
+    import condorcfg
+    from condorcfg.config.reader import UNUSABLE_INPUT
+    from condorcfg.diagnostics import CondorcfgError
+
+    config = condorcfg.load(paths, machine=machine, subsystem=args.subsystem or subsystem, local_name=args.local_name,
+                            allow_exec=args.allow_exec, sysroot=sysroot, mode="repository")
+    unusable = [d for d in config.diagnostics if d.code in UNUSABLE_INPUT and d.severity == "error"]
+    if unusable:
+        raise CondorcfgError(unusable[0])
+    return config
+
+
+def _machines(args, project) -> dict:
+    """The machines slot ads are compared on: --machine, else the project's fleet (machine-profiles),
+    else its default machine, else this host."""
+    from condorcfg.lint.project import resolve_machine
+    from condorcfg.machine import resolve
+
+    if args.machine:
+        return {args.machine: resolve_machine(project, args.machine)}
+    if project.machine_profiles:
+        return {name: resolve_machine(project, name) for name in project.machine_profiles}
+    if project.machine is not None:
+        return {"default": resolve_machine(project, None)}
+    machine = resolve(None)
+    return {machine.hostname: machine}
 
 
 def run(args) -> int:
+    from condorcfg import gitside
     from condorcfg.diff import diff_slot_ads, diff_values
-    from condorcfg.machine import resolve
+    from condorcfg.lint import project as project_module
 
     # unusable input raises CondorcfgError: the CLI prints it and exits 2
-    machine = resolve(args.machine)
-    sides = (args.old, args.new)
-    configs = [load_config(args, path, machine=machine, mode="repository") for path in sides]
-    for config in configs:  # what was not read, or is missing, is said once per side
-        for diagnostic in config.diagnostics:
-            if diagnostic.code in NOT_READ:
-                print(diagnostic.format(), file=sys.stderr)
-    values = diff_values(*configs)
-    slots = []
-    if not args.no_ads:
-        from condorcfg.slots import build_slot_ads
+    project = project_module.load(args.project) if args.project else project_module.discover()
+    machines = _machines(args, project)
+    first = next(iter(machines.values()))
+    cwd, opened, sides = os.getcwd(), [], []
+    try:
+        for text in (args.old, args.new):
+            if gitside.is_git_side(text, cwd):
+                side = gitside.open_side(text, cwd, project.roots, project.sysroot)
+                opened.append(side)
+                _RELABEL[side.directory] = f"{text.split(':')[1] if text.startswith('git:') else text}:"
+                sides.append((side.paths, side.sysroot, f"{text} ({side.revision[:12]})"))
+            else:
+                sides.append(([text], args.sysroot, text))
+        configs = [_load(args, paths, sysroot, first) for paths, sysroot, _label in sides]
+        for config in configs:  # what was not read, or is missing, is said once per side
+            for diagnostic in config.diagnostics:
+                if diagnostic.code in NOT_READ:
+                    print(diagnostic.format(), file=sys.stderr)
+        values = diff_values(*configs)
+        fleet = []  # (machine names, slot changes), machines with the same changes grouped
+        if not args.no_ads:
+            from condorcfg.slots import build_slot_ads
 
-        startd = [load_config(args, path, machine=machine, subsystem=SLOT_SUBSYSTEM, mode="repository")
-                  for path in sides]
-        slots = diff_slot_ads(*(build_slot_ads(cfg, machine) for cfg in startd))
+            groups: dict[tuple, list] = {}
+            for name, machine in machines.items():
+                startd = [_load(args, paths, sysroot, machine, SLOT_SUBSYSTEM) for paths, sysroot, _l in sides]
+                changes = diff_slot_ads(*(build_slot_ads(cfg, machine) for cfg in startd))
+                key = tuple((c.slot.split("@")[0], c.attribute, c.old, c.new) for c in changes)
+                groups.setdefault(key, [name, changes])
+                if groups[key][0] != name:
+                    groups[key][0] = f"{groups[key][0]}, {name}"
+            fleet = [(names.split(", "), changes) for names, changes in groups.values() if changes]
+    finally:
+        for side in opened:
+            side.cleanup()
+    labels = (sides[0][2], sides[1][2])
     if args.format == "json":
-        print(defuse_json(json.dumps({
-            "values": [{"name": c.name, "kind": c.kind, "old": c.old, "new": c.new,
-                        "old_source": _where(c.old_source) if c.old is not None else None,
-                        "new_source": _where(c.new_source) if c.new is not None else None} for c in values],
-            "slots": [{"slot": c.slot, "attribute": c.attribute, "kind": c.kind, "old": c.old, "new": c.new}
-                      for c in slots],
-        }, indent=2, ensure_ascii=True)))
+        print(defuse_json(json.dumps(_json(values, fleet, labels), indent=2, ensure_ascii=True)))
+    elif args.format == "markdown":
+        sys.stdout.write(defuse(_markdown(values, fleet, labels, len(machines))))
     else:
-        for change in values:
-            marker = {"added": "+", "removed": "-", "changed": "~"}[change.kind]
-            print(safe_line(f"{marker} {change.name}"))
-            if change.old is not None:
-                print(safe_line(f"    - {change.old}    ({_where(change.old_source)})"))
-            if change.new is not None:
-                print(safe_line(f"    + {change.new}    ({_where(change.new_source)})"))
-        if slots:
-            print(safe_line(f"slot ads ({machine.hostname}):"))
-            for change in slots:
-                if change.attribute is None:
-                    print(safe_line(f"  {'+' if change.kind == 'added' else '-'} {change.slot}"))
-                else:
-                    print(safe_line(f"  ~ {change.slot} {change.attribute}: {change.old} -> {change.new}"))
-        if not values and not slots:
-            print("no difference in meaning")
-    return 1 if (values or slots) else 0
+        _text(values, fleet)
+    return 1 if (values or fleet) else 0
+
+
+def _json(values, fleet, labels) -> dict:
+    return {
+        "old": labels[0], "new": labels[1],
+        "values": [{"name": c.name, "kind": c.kind, "old": c.old, "new": c.new,
+                    "old_source": _where(c.old_source) if c.old is not None else None,
+                    "new_source": _where(c.new_source) if c.new is not None else None,
+                    "restart": c.restart, "security": c.security} for c in values],
+        "slots": [{"slot": c.slot, "attribute": c.attribute, "kind": c.kind, "old": c.old, "new": c.new,
+                   "machines": names} for names, changes in fleet for c in changes],
+    }
+
+
+def _text(values, fleet) -> None:
+    for change in values:
+        marker = {"added": "+", "removed": "-", "changed": "~"}[change.kind]
+        notes = [n for n, on in (("security", change.security), ("needs a restart", change.restart)) if on]
+        print(safe_line(f"{marker} {change.name}" + (f"    [{', '.join(notes)}]" if notes else "")))
+        if change.old is not None:
+            print(safe_line(f"    - {change.old}    ({_where(change.old_source)})"))
+        if change.new is not None:
+            print(safe_line(f"    + {change.new}    ({_where(change.new_source)})"))
+    for names, changes in fleet:
+        print(safe_line(f"slot ads ({', '.join(names)}):"))
+        for change in changes:
+            if change.attribute is None:
+                print(safe_line(f"  {'+' if change.kind == 'added' else '-'} {change.slot}"))
+            else:
+                print(safe_line(f"  ~ {change.slot} {change.attribute}: {change.old} -> {change.new}"))
+    if not values and not fleet:
+        print("no difference in meaning")
+
+
+def _markdown(values, fleet, labels, machine_count: int) -> str:
+    from jinja2 import Environment, PackageLoader
+
+    from condorcfg.textsafe import printable
+
+    environment = Environment(loader=PackageLoader("condorcfg.report", "templates"), autoescape=False,
+                              keep_trailing_newline=True)
+
+    def cell(value) -> str:
+        if value is None:
+            return "*(unset)*"
+        text = printable(" ".join(str(value).split())).replace("|", "\\|").replace("`", "'")
+        return f"`{text[:100]}{'…' if len(text) > 100 else ''}`"
+
+    restart = [c for c in values if c.restart]
+    return environment.get_template("diff.md.j2").render(
+        values=values, fleet=fleet, old=printable(labels[0]), new=printable(labels[1]), cell=cell,
+        restart=restart, security=[c for c in values if c.security], machine_count=machine_count,
+        where=lambda d: printable(_where(d)).replace("|", "\\|"))

@@ -105,6 +105,13 @@ def _skip_group(pattern: str, start: int) -> int:
     return len(pattern)
 
 
+# Knobs that decide who may do what: authorization lists, security negotiation, credentials.
+_SECURITY = re.compile(r"(SEC_|ALLOW_|DENY_|HOSTALLOW_|HOSTDENY_|AUTH_SSL|TRUST_DOMAIN|SCITOKENS|GSI_|"
+                       r"CERTIFICATE_MAPFILE|KERBEROS|SETTABLE_ATTRS|ENABLE_RUNTIME_CONFIG|ENABLE_PERSISTENT_CONFIG|"
+                       r"QUEUE_ALL_USERS_TRUSTED|QUEUE_SUPER_USERS|TOKEN|LEGACY_ALLOW_SEMANTICS|USE_POOL_USERNAME)",
+                       re.IGNORECASE)
+
+
 class _Patterns:
     """Name patterns (whole name, case-insensitive) tried in order: the first that matches wins.
 
@@ -163,6 +170,7 @@ class Knowledge:
         self.subsystems = frozenset(knobs.get("subsystems", []))
         self._families_with: dict[frozenset, _Patterns] = {}
         self._obsolete_list = knobs.get("obsolete", [])
+        self._restart_list = knobs.get("restart", [])
         self._suggest_memo: dict[tuple[str, int], list[str]] = {}
         self._nearby_memo: dict[tuple, list[str]] = {}
         self.daemons = frozenset(d.upper() for d in knobs.get("daemons", []))
@@ -188,6 +196,21 @@ class Knowledge:
     @cached_property
     def _obsolete(self) -> _Patterns:
         return _Patterns(self._obsolete_list)
+
+    @cached_property
+    def _restart(self) -> _Patterns:
+        return _Patterns(self._restart_list)
+
+    def is_security(self, name: str) -> bool:
+        """Does ``name`` decide who may do what (ALLOW/DENY lists, SEC_*, authentication, tokens, ...)?"""
+        return bool(_SECURITY.match(name.split(".")[-1]))
+
+    def needs_restart(self, name: str) -> str | None:
+        """Where HTCondor says a change of ``name`` needs a daemon restart, not a reconfig (param_info.in's
+        ``restart=true``, or the manual); None when condor_reconfig applies it.  SUBSYS./LOCALNAME.
+        prefixes are ignored."""
+        found = self._restart.first(name.split(".")[-1])
+        return found["source"] if found else None
 
     # ------------------------------------------------------------------ knobs
 
