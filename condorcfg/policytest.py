@@ -30,7 +30,7 @@ from __future__ import annotations
 import os
 import re
 
-from condorcfg.diagnostics import CondorcfgError, Location, error
+from condorcfg.diagnostics import CondorcfgError, error
 from condorcfg.records import factory, record
 from condorcfg.report import ReportView
 
@@ -266,10 +266,9 @@ def _check(expectation: str, expected, ad, job, slot, ads, config, now) -> Check
     if expectation == "matches":
         from condorcfg.slots.match import explain_match
 
-        found = explain_match(ad, job, slot.name)
+        found = explain_match(ad, job, slot.name, config)
         ok = found.matches == bool(expected)
-        return Check(expectation, bool(expected), found.matches, ok,
-                     [] if ok else _explain_clauses(found, ad, job, config, now))
+        return Check(expectation, bool(expected), found.matches, ok, [] if ok else _explain_clauses(found))
     if expectation in ("start", "is_owner", "rank"):
         attribute = {"start": "Start", "is_owner": "IsOwner", "rank": "Rank"}[expectation]
         node = ad[attribute] if attribute in ad else None
@@ -315,65 +314,24 @@ def _check_slots(expected, slot, ads) -> Check:
     return Check("slots", wanted, {k: actual.get(k) for k in wanted}, ok, explanation)
 
 
-def _explain_clauses(found, ad, job, config, now) -> list[str]:
-    lines = []
-    for clause in found.clauses:
-        mark = "ok  " if clause.ok else "FAIL"
-        my, target = (ad, job) if clause.side == "slot" else (job, ad)
-        where = _where(config, clause.origin) if clause.side == "slot" else "the job"
-        lines.append(f"[{mark}] {clause.side} {clause.origin}: {clause.text}{_operands(clause.text, my, target, now)}"
-                     f"  ({where})")
-    return lines
+def _explain_clauses(found) -> list[str]:
+    return [f"[{'ok  ' if clause.ok else 'FAIL'}] {clause.side} {clause.origin}: {clause.text}  -> {clause.values}"
+            f"  ({clause.where})" for clause in found.clauses]
 
 
 def _explain_expression(knob: str, node, my, target, config, now) -> list[str]:
     from condorcfg.classad import unparse
-    from condorcfg.slots.match import split_and
+    from condorcfg.slots.match import knob_location, operand_values, split_and
 
-    where = _where(config, knob)
+    where = knob_location(config, knob, ReportView().display_path)
     if node is None:
         return [f"{knob} is not set ({where})"]
     lines = [f"{knob} = {unparse(node)}  ({where})"]
     parts = split_and(node)
     if len(parts) > 1:
         for part in parts:
-            value = _evaluate(part, my, target, now)
-            mark = "ok  " if _truth(value) else "FAIL"
-            lines.append(f"  [{mark}] {unparse(part)}{_operands(unparse(part), my, target, now)}")
+            mark = "ok  " if _truth(_evaluate(part, my, target, now)) else "FAIL"
+            lines.append(f"  [{mark}] {unparse(part)}  -> {operand_values(part, my, target, now)}")
     else:
-        lines[0] += _operands(unparse(node), my, target, now)
+        lines[0] += f"  -> {operand_values(node, my, target, now)}"
     return lines
-
-
-def _operands(text: str, my, target, now) -> str:
-    """`` -> 128 <= 64``: the two sides of a comparison evaluated (nothing for other clauses)."""
-    from condorcfg.classad import parse, unparse
-    from condorcfg.classad.ast import BinaryOp, Literal, Paren
-
-    try:
-        node = parse(text)
-    except ValueError:
-        return ""
-    while isinstance(node, Paren):
-        node = node.inner
-    if not isinstance(node, BinaryOp) or node.op not in ("<", "<=", ">", ">=", "==", "!=", "=?=", "=!=", "is", "isnt"):
-        value = _evaluate(node, my, target, now)
-        return f"  -> {unparse(Literal(value)) if isinstance(value, (bool, int, float, str)) else unparse(value)}"
-    sides = []
-    for side in (node.left, node.right):
-        value = _evaluate(side, my, target, now)
-        sides.append(unparse(Literal(value)) if isinstance(value, (bool, int, float, str)) else unparse(value))
-    return f"  -> {sides[0]} {node.op} {sides[1]}"
-
-
-def _where(config, attribute: str) -> str:
-    """The file:line of the knob an ad attribute comes from (the `use` line for a template's)."""
-    knob = {"start": "START", "isowner": "IS_OWNER", "rank": "RANK", "requirements": "START"}.get(
-        attribute.lower(), attribute)
-    definition = config.source(knob)
-    if definition is None or getattr(definition, "origin", None) == "default":
-        return "HTCondor's default"
-    shown = ReportView().display_path  # (a path under the current directory is written relative to it)
-    if definition.origin == "template":
-        return f"`use {definition.template}` at {definition.use_location.shown(shown)}"
-    return definition.location.shown(shown) if isinstance(definition.location, Location) else "the environment"

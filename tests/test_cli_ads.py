@@ -142,3 +142,25 @@ def test_policy_report(capsys):
     assert code == 0
     assert "slot1@ep01.example.org: IsOwner = false, Start = undefined, initial state Unclaimed" in err
     assert "undefined without a job: Owner, User" in err
+
+
+def test_match_shows_values_and_places_folds_alike_slots_and_takes_a_state(capsys, tmp_path):
+    job = str(EXAMPLES / "jobs" / "analysis.job")
+    code, out, _ = run(capsys, "match", "--config", CONFIG, "--machine", profile("ep-16core-static"), "--job", job)
+    assert code == 1 and "(16 slots alike): job does NOT match" in out
+    assert "[FAIL] Requirements: TARGET.Cpus >= RequestCpus  -> 1 >= 4" in out
+    assert "(examples/etc/config.d/30-policy:17:1)" in out or "30-policy:17:1)" in out
+    code, out, _ = run(capsys, "match", "--config", CONFIG, "--machine", profile("ep-64core"), "--job", job,
+                       "--format", "json")
+    clause = json.loads(out)["slots"][0]["clauses"][0]
+    assert {"values", "where"} <= set(clause) and clause["where"].endswith("30-policy:17:1")
+    bad = tmp_path / "bad.ad"
+    bad.write_text("KeyboardIdle = = 3\n")
+    code, _, err = run(capsys, "match", "--config", CONFIG, "--machine", profile("ep-64core"), "--job", job,
+                       "--state", str(bad))
+    assert code == 2 and "slot state does not parse" in err
+    busy = tmp_path / "busy.ad"
+    busy.write_text("Cpus = 2\n")
+    code, out, _ = run(capsys, "match", "--config", CONFIG, "--machine", profile("ep-64core"), "--job", job,
+                       "--state", str(busy))
+    assert code == 1 and "TARGET.RequestCpus <= MY.Cpus  -> 4 <= 2" in out

@@ -21,6 +21,8 @@ class Clause:
     origin: str  # the attribute it was written in (Requirements, Start, ...)
     text: str
     value: object
+    values: str = ""  # a comparison's two sides evaluated ("128 <= 64"), else the value printed
+    where: str = ""  # the line the clause was written at (the knob's definition), when known
 
     @property
     def ok(self) -> bool:
@@ -78,24 +80,63 @@ def _clauses(ad, attr: str, depth: int = 0, seen=None) -> list[tuple[str, object
     return result
 
 
-def _evaluate(node, my, target):
+def _evaluate(node, my, target, now=None):
     from condorcfg.classad import ERROR, evaluate
 
     try:
-        return evaluate(node, my=my, target=target)
+        return evaluate(node, my=my, target=target, now=now)
     except (RecursionError, MemoryError, ValueError, TypeError, ArithmeticError):
         return ERROR  # pathological expressions end as an error value, not a traceback
 
 
-def explain_match(slot_ad, job_ad, slot_name: str = "") -> MatchResult:
-    """Evaluate both Requirements and every clause of each, paying from one ClassAd budget (the command's)."""
+def explain_match(slot_ad, job_ad, slot_name: str = "", config=None) -> MatchResult:
+    """Evaluate both Requirements and every clause of each, paying from one ClassAd budget (the command's).
+    With ``config`` (the configuration the slot ad came from) each slot clause says where it was written."""
     from condorcfg.classad.budget import command_budget
 
     with command_budget():
-        return _explain_match(slot_ad, job_ad, slot_name)
+        return _explain_match(slot_ad, job_ad, slot_name, config)
 
 
-def _explain_match(slot_ad, job_ad, slot_name: str) -> MatchResult:
+_COMPARISONS = ("<", "<=", ">", ">=", "==", "!=", "=?=", "=!=", "is", "isnt")
+# Slot ad attributes and the knob each is written as (the rest have the knob's own name).
+_KNOBS = {"start": "START", "isowner": "IS_OWNER", "rank": "RANK", "requirements": "START"}
+
+
+def operand_values(node, my, target, now=None) -> str:
+    """A comparison's two sides evaluated (``128 <= 64``), or the value of anything else, printed."""
+    from condorcfg.classad import parse, unparse
+    from condorcfg.classad.ast import BinaryOp, Literal, Paren
+
+    if isinstance(node, str):
+        try:
+            node = parse(node)
+        except ValueError:
+            return ""
+    while isinstance(node, Paren):
+        node = node.inner
+
+    def shown(value) -> str:
+        return unparse(Literal(value)) if isinstance(value, (bool, int, float, str)) else unparse(value)
+
+    if isinstance(node, BinaryOp) and node.op in _COMPARISONS:
+        return f"{shown(_evaluate(node.left, my, target, now))} {node.op} {shown(_evaluate(node.right, my, target, now))}"
+    return shown(_evaluate(node, my, target, now))
+
+
+def knob_location(config, attribute: str, path=str) -> str:
+    """Where the knob a slot ad attribute is written as was set: ``file:line:col``, "`use X` at ...",
+    or "HTCondor's default"; ``path`` writes each file."""
+    definition = config.source(_KNOBS.get(attribute.lower(), attribute))
+    if definition is None or getattr(definition, "origin", None) in ("default", None):
+        return "HTCondor's default"
+    if definition.origin == "template":
+        return f"`use {definition.template}` at {definition.use_location.shown(path)}"
+    location = getattr(definition, "location", None)
+    return location.shown(path) if location is not None else "the environment"
+
+
+def _explain_match(slot_ad, job_ad, slot_name: str, config=None) -> MatchResult:
     from condorcfg.classad import unparse
 
     evaluate = _evaluate
@@ -106,23 +147,38 @@ def _explain_match(slot_ad, job_ad, slot_name: str) -> MatchResult:
         if "Requirements" not in my:
             continue
         for origin, node in _clauses(my, "Requirements"):
-            result.clauses.append(Clause(side, origin, unparse(node), evaluate(node, my=my, target=target)))
+            where = knob_location(config, origin, _display) if config is not None and side == "slot" else \
+                ("the job" if side == "job" else "")
+            result.clauses.append(Clause(side, origin, unparse(node), evaluate(node, my=my, target=target),
+                                         operand_values(node, my, target), where))
     return result
 
 
-def format_match(result: MatchResult) -> str:
+def _display(file: str) -> str:
+    from condorcfg.report import ReportView
+
+    return ReportView().display_path(file)
+
+
+def format_match(result: MatchResult, slot_names: list[str] | None = None) -> str:
     """The verdict and every clause for a person; names and clauses are made printable
-    (:func:`~condorcfg.textsafe.printable`: they come from the configuration and the job ad)."""
+    (:func:`~condorcfg.textsafe.printable`: they come from the configuration and the job ad).
+    ``slot_names``: the slots this result stands for (identical ones are printed once)."""
     from condorcfg.classad import unparse
     from condorcfg.textsafe import printable
 
     verdict = "matches" if result.matches else "does NOT match"
-    lines = [f"{printable(result.slot_name)}: job {verdict}"]
+    names = slot_names or [result.slot_name]
+    shown = names[0] if len(names) == 1 else (f"{', '.join(names[:3])}{' ...' if len(names) > 3 else ''} "
+                                              f"({len(names)} slots alike)")
+    lines = [f"{printable(shown)}: job {verdict}"]
     for side, ok in (("slot", result.slot_ok), ("job", result.job_ok)):
         whose = "slot Requirements (START ...) against the job" if side == "slot" else "job Requirements against the slot"
         lines.append(f"  {whose}: {'true' if ok else 'false'}")
         for clause in (c for c in result.clauses if c.side == side):
             mark = "ok  " if clause.ok else "FAIL"
+            values = clause.values or unparse(clause.value)
+            where = f"  ({clause.where})" if clause.where and clause.where != "the job" else ""
             lines.append(f"    [{mark}] {printable(clause.origin)}: {printable(clause.text)}  "
-                         f"-> {printable(unparse(clause.value))}")
+                         f"-> {printable(values)}{printable(where)}")
     return "\n".join(lines)
