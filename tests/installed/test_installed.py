@@ -134,6 +134,38 @@ def test_rules_and_explain_come_with_the_package(installed):
     assert page.returncode == 0 and "IS_OWNER" in page.stdout
 
 
+def test_a_pull_request_that_tightens_start_is_reviewed(installed, tmp_path):
+    """A pool-config repository: the change adds a config.d file that tightens START and pins NUM_CPUS.
+    The markdown diff names the machines whose slots change and says a restart is needed; the policy
+    test the change breaks fails with the clause, its values and the line it came from."""
+    repo = tmp_path / "pool"
+    shutil.copytree(EXAMPLES / "etc", repo / "etc")
+    shutil.copytree(EXAMPLES / "machines", repo / "machines")
+    (repo / "tests").mkdir()
+    shutil.copy(EXAMPLES / "tests" / "policy.yaml", repo / "tests" / "policy.yaml")  # (../etc, ../machines)
+    (repo / ".condorcfg.yaml").write_text("roots: [etc/condor_config]\npolicy-tests: [tests]\nmachine-profiles:\n"
+                                          "  ep64: machines/ep-64core.yaml\n  gpu: machines/gpu-node.yaml\n")
+    env = _clean_env(**GIT_ENV)
+    _git(repo, "init", "-q", env=env)
+    _git(repo, "add", "-A", env=env)
+    _git(repo, "commit", "-qm", "pool", env=env)
+    assert _condorcfg(installed, "test", cwd=repo, env=env).returncode == 0
+    (repo / "etc" / "config.d" / "50-small-jobs-only").write_text(
+        "START = $(START) && TARGET.RequestMemory <= 4096\nNUM_CPUS = 32\n")
+    _git(repo, "add", "-A", env=env)
+    _git(repo, "commit", "-qm", "small jobs only", env=env)
+    review = _condorcfg(installed, "diff", "HEAD~1", "HEAD", "--format", "markdown", cwd=repo, env=env)
+    assert review.returncode == 1, review.stderr
+    assert "needs a daemon restart" in review.stdout and "`NUM_CPUS`" in review.stdout
+    assert "#### Slot ads on ep64, gpu" in review.stdout or (
+        "#### Slot ads on ep64" in review.stdout and "#### Slot ads on gpu" in review.stdout)
+    tests = _condorcfg(installed, "test", cwd=repo, env=env)
+    assert tests.returncode == 1, tests.stdout + tests.stderr
+    assert "FAIL  a small analysis job starts on an idle node" in tests.stdout
+    assert "TARGET.RequestMemory <= 4096  -> 8192 <= 4096" in tests.stdout
+    assert "50-small-jobs-only:1:1" in tests.stdout
+
+
 def test_release_tables_come_with_the_package(installed, tmp_path):
     config = tmp_path / "condor_config"
     config.write_text("use SECURITY : recommended_v9_0\nSTARTD_SENDS_ALIVES = true\n")
