@@ -20,6 +20,12 @@ def available() -> bool:
     return importlib.util.find_spec("htcondor2") is not None
 
 
+def config_child(module: str = "htcondor2") -> str:
+    """The child script that prints HTCondor's expanded value of each knob in argv[1] (JSON); ``module``:
+    the bindings to use (``htcondor`` for releases before the 2nd-generation bindings)."""
+    return _CONFIG_CHILD.replace("import htcondor2 as h", f"import {module} as h")
+
+
 _CONFIG_CHILD = r'''
 import json, sys
 import htcondor2 as h

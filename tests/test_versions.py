@@ -19,6 +19,7 @@ import pytest
 
 import condorcfg
 from condorcfg import releases
+from oracle import config_child
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -77,17 +78,6 @@ KNOBS = ["SECURITY_MODEL", "ALLOW_DAEMON", "ALLOW_ADMINISTRATOR", "ALLOW_WRITE",
          "SEC_READ_AUTHENTICATION", "DAEMON_LIST", "START", "IS_OWNER", "SUSPEND", "PREEMPT", "KILL",
          "WANT_SUSPEND", "MACHINE_RESOURCE_INVENTORY_GPUs", "MEM", "RESCHEDULE", "OLD",
          "CGROUP_MEMORY_LIMIT_POLICY", "SUBMIT_SEND_RESCHEDULE", "MAXJOBRETIREMENTTIME"]
-_CHILD = r"""
-import json, sys
-import htcondor
-knobs = json.loads(sys.argv[1])
-out = {}
-for name in knobs:
-    htcondor.param["CONDORCFG_PROBE"] = "$(%s:CONDORCFG_UNSET)" % name
-    value = htcondor.param.get("CONDORCFG_PROBE")
-    out[name] = None if value == "CONDORCFG_UNSET" else value
-print(json.dumps(out))
-"""
 
 
 def _unpacked(release: str) -> str:
@@ -113,8 +103,8 @@ def test_reading_as_an_older_release_agrees_with_that_release(release, tmp_path)
         path.write_text(text)
         env = {k: v for k, v in os.environ.items() if not k.upper().startswith("_CONDOR_")}
         env.update(CONDOR_CONFIG=str(path), PYTHONPATH=_unpacked(release))
-        done = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(KNOBS)], env=env, capture_output=True,
-                              text=True, timeout=120)
+        done = subprocess.run([sys.executable, "-c", config_child("htcondor"), json.dumps(KNOBS)], env=env,
+                              capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr[-1000:]
         theirs = json.loads(done.stdout)
         config = condorcfg.load([str(path)], release=release, environ={})

@@ -23,11 +23,11 @@ from __future__ import annotations
 import math
 import re
 
+from condorcfg.classad.operators import wrap as _wrap  # (64-bit integers wrap as in ClassAds: one definition)
 from condorcfg.qube.syntax import Number, Property, QubeError, String, Unary, deep_enough, spell
 
 _NUMBER = re.compile(r"\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*")
 _INT = re.compile(r"\s*[+-]?\d+\s*")
-_WRAP = 2 ** 64
 _HALF = 2 ** 63
 
 
@@ -104,10 +104,6 @@ def show(value) -> str:
 
 def list_items(value) -> list[str]:
     return [item.strip() for item in text(value).split(",") if item.strip()]
-
-
-def _wrap(value: int) -> int:
-    return (value + _HALF) % _WRAP - _HALF
 
 
 class _Evaluation:
