@@ -1,8 +1,9 @@
 """A side of ``condorcfg diff`` taken from git: ``HEAD~1``, ``main``, or ``git:REV:PATH``.
 
-The tree of the revision is read from git's objects (``git archive``; the work tree and the
-index are not touched) into a private temporary directory, bounded in size, and extracted
-with tarfile's ``data`` filter (no links out of it, no device files).  A bare revision stands
+The tree of the revision is read from git's objects (``git ls-tree`` and ``git cat-file``: the
+committed bytes, whatever the revision's .gitattributes say; the work tree and the index are not
+touched) into a private temporary directory, bounded in files and bytes; links and submodules are
+left out, so nothing in the tree points outside it.  A bare revision stands
 for the project's roots (its settings name them, relative to the repository) and its sysroot
 is mapped the same way; ``git:REV:PATH`` names the configuration itself.  Nothing from the
 revision is ever run.
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import tarfile
 import tempfile
 
 from condorcfg.diagnostics import CondorcfgError, error
@@ -90,7 +90,11 @@ def open_side(text: str, cwd: str, roots: list[str], sysroot: str | None) -> Git
     try:
         _unpack(commit, top, directory)
         side.paths = [os.path.join(directory, path) for path in wanted]
-        for path in side.paths:
+        for path, written in zip(side.paths, wanted):
+            inside = os.path.realpath(path)
+            if os.path.isabs(written) or not inside.startswith(os.path.realpath(directory) + os.sep):
+                raise CondorcfgError(error(f"{written!r} is not a path inside the repository; write it relative to "
+                                           f"the repository's top", "<command line>", code="git"))
             if not os.path.exists(path):
                 raise CondorcfgError(error(f"{os.path.relpath(path, directory)} does not exist in {revision_text} "
                                            f"({commit[:12]})", "<command line>", code="git"))
@@ -103,21 +107,45 @@ def open_side(text: str, cwd: str, roots: list[str], sysroot: str | None) -> Git
     return side
 
 
+MAX_TREE_FILES = 100_000  # files one revision may hold
+
+
 def _unpack(commit: str, top: str, directory: str) -> None:
-    archive = os.path.join(directory, ".condorcfg-revision.tar")
-    with open(archive, "wb") as handle:
-        try:
-            done = subprocess.run(["git", "archive", "--format=tar", commit], cwd=top, stdout=handle,
-                                  stderr=subprocess.PIPE, timeout=300, check=False)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            raise CondorcfgError(error(f"git archive failed: {exc}", "<git>", code="git")) from None
-    if done.returncode != 0:
-        raise CondorcfgError(error(f"git archive {commit[:12]} failed: {done.stderr.decode(errors='replace')[:200]}",
-                                   "<git>", code="git"))
-    with tarfile.open(archive) as tar:
-        members = tar.getmembers()
-        if sum(m.size for m in members) > MAX_TREE_BYTES:
-            raise CondorcfgError(error(f"the tree of {commit[:12]} is larger than {MAX_TREE_BYTES} bytes",
-                                       "<git>", code="git"))
-        tar.extractall(directory, members=members, filter="data")
-    os.unlink(archive)
+    """The committed bytes of every regular file of ``commit`` under ``directory`` (git ls-tree + cat-file:
+    no .gitattributes filter or export-ignore applies; links and submodules are left out)."""
+    listing = _git(["ls-tree", "-r", "-z", "-l", "--full-tree", commit], top, binary=True)
+    if listing.returncode != 0:
+        raise CondorcfgError(error(f"git ls-tree {commit[:12]} failed: {listing.stderr[:200]!r}", "<git>", code="git"))
+    entries, total = [], 0
+    for line in listing.stdout.split(b"\0"):
+        if not line:
+            continue
+        meta, _, raw_path = line.partition(b"\t")
+        mode, kind, sha, size = meta.split()
+        if kind != b"blob" or mode not in (b"100644", b"100755"):
+            continue  # (a link could point anywhere; a submodule is another repository)
+        path = os.fsdecode(raw_path)
+        parts = path.split("/")
+        if path.startswith("/") or ".." in parts or "" in parts:
+            continue
+        total += int(size)
+        entries.append((sha.decode(), path))
+        if len(entries) > MAX_TREE_FILES or total > MAX_TREE_BYTES:
+            raise CondorcfgError(error(f"the tree of {commit[:12]} holds more than {MAX_TREE_FILES} files or "
+                                       f"{MAX_TREE_BYTES} bytes", "<git>", code="git"))
+    try:
+        done = subprocess.run(["git", "cat-file", "--batch"], cwd=top, input=b"".join(
+            sha.encode() + b"\n" for sha, _path in entries), capture_output=True, timeout=300, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise CondorcfgError(error(f"git cat-file failed: {exc}", "<git>", code="git")) from None
+    data, offset = done.stdout, 0
+    for sha, path in entries:
+        end = data.index(b"\n", offset)
+        header = data[offset:end].split()
+        size = int(header[2])
+        body = data[end + 1:end + 1 + size]
+        offset = end + 1 + size + 1
+        target = os.path.join(directory, *path.split("/"))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as handle:
+            handle.write(body)

@@ -85,8 +85,11 @@ def run_file(path: str, project_roots: list[str] | None = None) -> list[CaseResu
     if path.endswith(".json"):
         data, shown = load_document(path, "policy test file", "bad-policy-test")
     else:
-        from condorcfg.inputs import check_expanded_size, load_yaml, syntax_error
+        from condorcfg.inputs import MAX_YAML_SIZE, check_expanded_size, load_yaml, syntax_error
 
+        if len(text) > MAX_YAML_SIZE:  # (ruamel.yaml is pure Python: bound what it parses)
+            raise _fail(f"the policy test file is larger than {MAX_YAML_SIZE} characters (MAX_YAML_SIZE); split it "
+                        f"or write it as JSON", shown, 1)
         try:
             data = load_yaml(text, typ="rt")  # (round-trip: keeps line numbers for the messages)
         except Exception as exc:
@@ -96,12 +99,13 @@ def run_file(path: str, project_roots: list[str] | None = None) -> list[CaseResu
         raise _fail("a policy test file is a mapping with config, machine and cases", shown, 1)
     unknown = set(data) - FILE_KEYS
     if unknown:
-        key = sorted(unknown)[0]
-        raise _fail(f"unknown key {key!r}; a policy test file has {', '.join(sorted(FILE_KEYS))}", shown,
+        key = min(unknown, key=str)
+        raise _fail(f"unknown key {str(key)!r}; a policy test file has {', '.join(sorted(FILE_KEYS))}", shown,
                     _line(data, key))
     base = os.path.dirname(os.path.abspath(path))
-    configs = _configs(data.get("config"), base, project_roots, shown, _line(data, "config"))
-    machine = _machine(data.get("machine"), base, shown, _line(data, "machine"))
+    top = _tree_top(base)
+    configs = _configs(data.get("config"), base, project_roots, shown, _line(data, "config"), top)
+    machine = _machine(data.get("machine"), base, shown, _line(data, "machine"), top)
     cases = data.get("cases")
     if not isinstance(cases, list) or not cases:
         raise _fail("'cases' must be a non-empty list of cases", shown, _line(data, "cases") or 1)
@@ -110,7 +114,12 @@ def run_file(path: str, project_roots: list[str] | None = None) -> list[CaseResu
     import condorcfg
     from condorcfg.slots import build_slot_ads
 
+    from condorcfg.config.reader import UNUSABLE_INPUT
+
     config = condorcfg.load(configs, machine=machine, subsystem="STARTD", mode="repository")
+    unusable = [d for d in config.diagnostics if d.code in UNUSABLE_INPUT and d.severity == "error"]
+    if unusable:  # (HTCondor would refuse it: a policy test must not pass on part of a configuration)
+        raise CondorcfgError(unusable[0])
     ads = build_slot_ads(config, machine)
     if not len(ads):
         problems = "; ".join(d.message for d in ads.errors) or "the layout gives no slot"
@@ -118,7 +127,33 @@ def run_file(path: str, project_roots: list[str] | None = None) -> list[CaseResu
     return [_run_case(case, index, config, ads, shown, cases) for index, case in enumerate(cases)]
 
 
-def _configs(value, base: str, roots, shown: str, line: int) -> list[str]:
+def _tree_top(base: str) -> str:
+    """What a test file may name: the git work tree it is in, else the current directory when the file is
+    under it, else the file's own directory.  A test file comes with the pull request: it must not make the
+    runner read (and print) a file of the machine."""
+    import subprocess
+
+    try:
+        done = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=base, capture_output=True, text=True,
+                              timeout=30, check=False)
+        if done.returncode == 0 and done.stdout.strip():
+            return os.path.realpath(done.stdout.strip())
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+    here, base = os.path.realpath(os.getcwd()), os.path.realpath(base)
+    return here if base == here or base.startswith(here.rstrip(os.sep) + os.sep) else base
+
+
+def _inside(base: str, value: str, top: str, shown: str, line: int, key: str) -> str:
+    full = os.path.join(base, value)
+    real = os.path.realpath(full)
+    if os.path.isabs(value) or (real != top and not real.startswith(top.rstrip(os.sep) + os.sep)):
+        raise _fail(f"{key} {value!r} leads outside {top}; a test file names files of its own repository "
+                    f"(relative paths)", shown, line)
+    return full
+
+
+def _configs(value, base: str, roots, shown: str, line: int, top: str) -> list[str]:
     if value is None:
         if roots:
             return list(roots)
@@ -127,16 +162,16 @@ def _configs(value, base: str, roots, shown: str, line: int) -> list[str]:
     items = value if isinstance(value, list) else [value]
     if not items or not all(isinstance(item, str) and item for item in items):
         raise _fail("'config' is a path or a list of paths", shown, line)
-    return [os.path.join(base, item) for item in items]
+    return [_inside(base, item, top, shown, line, "config") for item in items]
 
 
-def _machine(value, base: str, shown: str, line: int):
+def _machine(value, base: str, shown: str, line: int, top: str):
     from condorcfg.machine import from_mapping, load_profile
 
     if value is None:
         return from_mapping({}, source="<default machine>")
     if isinstance(value, str):
-        return load_profile(os.path.join(base, value))
+        return load_profile(_inside(base, value, top, shown, line, "machine"))
     if isinstance(value, dict):
         try:
             return from_mapping(dict(value), source=f"{shown}:{line}")
@@ -156,14 +191,15 @@ def _run_case(case, index: int, config, ads, shown: str, cases) -> CaseResult:
     unknown = set(case) - CASE_KEYS
     expect = case.get("expect")
     if unknown:
-        result.error = f"unknown key {sorted(unknown)[0]!r}; a case has {', '.join(sorted(CASE_KEYS))}"
+        result.error = f"unknown key {str(min(unknown, key=str))!r}; a case has {', '.join(sorted(CASE_KEYS))}"
         return result
     if not isinstance(expect, dict) or not expect:
         result.error = "'expect' must name what should hold (start, is_owner, rank, matches, preempt, slots, ...)"
         return result
     wrong = set(expect) - EXPECTATIONS
     if wrong:
-        result.error = f"unknown expectation {sorted(wrong)[0]!r}; known: {', '.join(sorted(EXPECTATIONS))}"
+        result.error = (f"unknown expectation {str(min(wrong, key=str))!r}; known: "
+                        f"{', '.join(sorted(EXPECTATIONS))}")
         return result
     try:
         slot = _pick_slot(ads, case.get("slot"))
@@ -194,6 +230,20 @@ _ISO = re.compile(r"\d{4}-\d\d-\d\d([T ]\d\d:\d\d(:\d\d)?)?")
 
 
 def _now(value):
+    import time
+
+    try:
+        moment = _time(value)
+        if moment is not None:
+            time.gmtime(moment)  # (the clock attributes are computed from it: it must be a time here)
+        return moment
+    except (OverflowError, OSError, ValueError) as exc:
+        if isinstance(exc, ValueError) and str(exc).startswith("now:"):
+            raise
+        raise ValueError(f"now: {value!r} is not a time this machine can represent") from None
+
+
+def _time(value):
     if value is None:
         return None
     if isinstance(value, (int, float)) and not isinstance(value, bool):

@@ -67,3 +67,16 @@ def test_unusable_revisions_exit_2(tmp_path):
     assert done.returncode == 2 and "does not exist in HEAD" in done.stderr and "Traceback" not in done.stderr
     done = _diff(repo, "--", "-rf", "HEAD")
     assert done.returncode == 2 and "Traceback" not in done.stderr
+
+
+def test_a_revision_gives_its_committed_bytes_and_nothing_outside(tmp_path):
+    repo = _repo(tmp_path)
+    (repo / "link").symlink_to("/etc/hostname")  # a link in the tree must not be followed or break the diff
+    (repo / ".gitattributes").write_text("etc/condor_config export-ignore\n")  # no attribute filter applies
+    subprocess.run([*GIT, "add", "-A"], cwd=repo, check=True)
+    subprocess.run([*GIT, "commit", "-qm", "attributes and a link"], cwd=repo, check=True)
+    done = _diff(repo, "HEAD~1", "HEAD", "--no-ads")
+    assert done.returncode == 0 and "no difference in meaning" in done.stdout, done.stderr
+    for outside in ("git:HEAD:/etc/hostname", "git:HEAD:../../etc/hostname"):
+        done = _diff(repo, "git:HEAD:etc/condor_config", outside)
+        assert done.returncode == 2 and "not a path inside the repository" in done.stderr

@@ -106,3 +106,34 @@ def test_formats_and_unusable_files(tmp_path):
 def test_the_pre_commit_hook_is_declared():
     hooks = (ROOT / ".pre-commit-hooks.yaml").read_text()
     assert "- id: condorcfg-test" in hooks and "entry: condorcfg test" in hooks
+
+
+def test_a_test_file_cannot_read_files_outside_its_repository(tmp_path):
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "creds").write_text("API_TOKEN = hunter2\n")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    (repo / "cfg").write_text("START = $(API_TOKEN) == 1\n")
+    for bad in ("config: [../secret/creds, cfg]", f"config: {secret / 'creds'}", "config: cfg\nmachine: /etc/hostname"):
+        (repo / "t.yaml").write_text(bad + "\ncases:\n  - {name: x, job: 'A = 1', expect: {start: true}}\n")
+        done = _cli(str(repo / "t.yaml"), cwd=repo)
+        assert done.returncode == 2 and "leads outside" in done.stderr and "hunter2" not in done.stdout + done.stderr
+
+
+def test_bad_values_give_a_failed_case_or_exit_2_never_a_traceback(tmp_path):
+    (tmp_path / "cfg").write_text("use ROLE : Execute\n")
+    for case, words in (("{name: x, now: 1e300, expect: {start: true}}", "not a time"),
+                        ("{name: x, now: .inf, expect: {start: true}}", "not a time"),
+                        ("{name: x, 1: a, foo: b, expect: {start: true}}", "unknown key")):
+        (tmp_path / "t.yaml").write_text(f"config: cfg\ncases:\n  - {case}\n")
+        done = _cli(str(tmp_path / "t.yaml"), cwd=tmp_path)
+        assert done.returncode == 1 and words in done.stdout and "Traceback" not in done.stderr, done.stdout
+    (tmp_path / "t.yaml").write_text("config: cfg\n1: x\nfoo: y\ncases: []\n")
+    done = _cli(str(tmp_path / "t.yaml"), cwd=tmp_path)
+    assert done.returncode == 2 and "unknown key" in done.stderr and "Traceback" not in done.stderr
+    (tmp_path / "cfg").write_text("include : nothere.conf\nSTART = true\n")  # HTCondor would refuse it
+    (tmp_path / "t.yaml").write_text("config: cfg\ncases:\n  - {name: x, job: 'A = 1', expect: {start: true}}\n")
+    done = _cli(str(tmp_path / "t.yaml"), cwd=tmp_path)
+    assert done.returncode == 2 and "nothere.conf" in done.stderr
