@@ -117,7 +117,8 @@ def run_file(path: str, project_roots: list[str] | None = None) -> list[CaseResu
     from condorcfg.config.reader import UNUSABLE_INPUT
 
     config = condorcfg.load(configs, machine=machine, subsystem="STARTD", mode="repository")
-    unusable = [d for d in config.diagnostics if d.code in UNUSABLE_INPUT and d.severity == "error"]
+    unusable = [d for d in config.diagnostics
+                if (d.code in UNUSABLE_INPUT or d.code == "missing-host-file") and d.severity == "error"]
     if unusable:  # (HTCondor would refuse it: a policy test must not pass on part of a configuration)
         raise CondorcfgError(unusable[0])
     ads = build_slot_ads(config, machine)
