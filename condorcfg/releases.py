@@ -82,13 +82,3 @@ def templates(release: str) -> dict[str, dict]:
                 table[name.upper()] = {"name": name, "body": body}
         _templates[release] = table
     return _templates[release]
-
-
-def template_changed(older: str, newer: str, key: str) -> bool:
-    """Did the body of template ``key`` ("CAT:NAME", any case) change between two releases (both have it)?"""
-    key = key.upper()
-    delta = _load()["templates"]
-    # (a body stored for a release differs from the base's; two stored bodies compare as text)
-    stored = [None if r == base() else next((b for n, b in {**delta[r]["changed"], **delta[r]["added"]}.items()
-                                             if n.upper() == key), None) for r in (older, newer)]
-    return stored[0] != stored[1]

@@ -310,3 +310,23 @@ def test_any_input_gives_a_value_or_a_located_error():
         assert (result.expression is None) == bool(result.problems)
         if result.expression is not None:
             classad_parse(result.expression)  # the translation is always valid ClassAd
+
+
+def test_numerals_written_as_strings_keep_their_text_where_qube_uses_text():
+    host = properties({"name": "010"})
+    for expression in ('"010" in host.name', 'not "00" or host.name eq x', '"0.0" and 1', '"1.0" in host.name'):
+        tree = parse(expression)
+        expected = truth(evaluate(tree, host, {}))
+        result = translate(tree, load_map())
+        assert result.problems == [], expression
+        machine = parse_ad(f"[Machine = {format_string(host['name'])}]")
+        assert (classad_evaluate(classad_parse(result.expression), my=machine) is True) == expected, expression
+
+
+def test_odd_input_that_once_raised():
+    with pytest.raises(QubeError):
+        parse("\x0b" + " " * 25 + "x")
+    for digits in (400, 5000):
+        assert evaluate(parse(f'"{"9" * digits}" == 1')) is False  # text, not a number past a double
+    with pytest.raises(QubeError, match="unknown key"):
+        read_map({"host.os": {"attribute": "OpSys", 1: "a", "foo": "b"}}, "m")

@@ -24,6 +24,12 @@ from oracle import config_child
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def test_the_base_release_is_the_one_condorcfg_reads_as():
+    from condorcfg.config.conditions import VERSION
+
+    assert releases.base() == ".".join(map(str, VERSION)) == releases.known()[-1]
+
+
 def test_releases_covered_and_named_by_series():
     assert releases.known() == ["10.0.9", "23.0.28", "23.10.29", "24.0.24", "24.12.24", "25.0.14", "25.14.1"]
     assert releases.resolve("24.0") == "24.0.24" and releases.resolve("10.0") == "10.0.9"

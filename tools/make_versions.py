@@ -35,7 +35,9 @@ sys.path.insert(0, str(ROOT / "tools"))
 import make_defaults  # noqa: E402  (the ELF reader of HTCondor's compiled tables)
 
 OUTPUT = ROOT / "condorcfg" / "lint" / "knowledge" / "releases.json"
-BASE = "25.14.1"
+from condorcfg.config.conditions import VERSION  # noqa: E402  (the release condorcfg reads as)
+
+BASE = ".".join(map(str, VERSION))
 # The newest release of each series that has wheels (10.0 and 23.0 are long-term series;
 # 23.10 and 24.12 the last feature releases before 24.0 and 25.0).
 RELEASES = ["10.0.9", "23.0.28", "23.10.29", "24.0.24", "24.12.24", "25.0.14", BASE]

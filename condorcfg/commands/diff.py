@@ -112,10 +112,8 @@ def run(args) -> int:
                 startd = [_load(args, paths, sysroot, machine, SLOT_SUBSYSTEM) for paths, sysroot, _l in sides]
                 changes = diff_slot_ads(*(build_slot_ads(cfg, machine) for cfg in startd))
                 key = tuple((c.slot.split("@")[0], c.attribute, c.old, c.new) for c in changes)
-                groups.setdefault(key, [name, changes])
-                if groups[key][0] != name:
-                    groups[key][0] = f"{groups[key][0]}, {name}"
-            fleet = [(names.split(", "), changes) for names, changes in groups.values() if changes]
+                groups.setdefault(key, ([], changes))[0].append(name)
+            fleet = [(names, changes) for names, changes in groups.values() if changes]
     finally:
         for side in opened:
             side.cleanup()
@@ -166,17 +164,20 @@ def _markdown(values, fleet, labels, machine_count: int) -> str:
 
     from condorcfg.textsafe import printable
 
+    from condorcfg.report import markdown_text
+
     environment = Environment(loader=PackageLoader("condorcfg.report", "templates"), autoescape=False,
                               keep_trailing_newline=True)
+    environment.filters["md"] = markdown_text
 
     def cell(value) -> str:
         if value is None:
             return "*(unset)*"
-        text = printable(" ".join(str(value).split())).replace("|", "\\|").replace("`", "'")
-        return f"`{text[:100]}{'…' if len(text) > 100 else ''}`"
+        text = " ".join(str(value).split())
+        return markdown_text(text[:100] + ("…" if len(text) > 100 else ""))
 
     restart = [c for c in values if c.restart]
     return environment.get_template("diff.md.j2").render(
         values=values, fleet=fleet, old=printable(labels[0]), new=printable(labels[1]), cell=cell,
         restart=restart, security=[c for c in values if c.security], machine_count=machine_count,
-        where=lambda d: printable(_where(d)).replace("|", "\\|"))
+        where=lambda d: markdown_text(_where(d)), md=markdown_text)

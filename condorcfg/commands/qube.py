@@ -105,6 +105,8 @@ def _evaluate(args, tree) -> int:
         print(safe_line(f"note: {name} is not among the {root} properties given: it is empty"), file=sys.stderr)
     if args.format == "json":
         kind = "bool" if isinstance(value, bool) else "number" if isinstance(value, (int, float)) else "string"
+        if isinstance(value, float) and value != value or value in (float("inf"), float("-inf")):
+            value = show(value)  # (JSON has no NaN or infinity)
         print(defuse_json(json.dumps({"value": value, "type": kind, "text": show(value), "missing": missing},
                                      ensure_ascii=True)))
     else:

@@ -121,16 +121,18 @@ def _json(result) -> dict:
 def _markdown(result) -> str:
     from jinja2 import Environment, PackageLoader
 
+    from condorcfg.report import markdown_text
+
     environment = Environment(loader=PackageLoader("condorcfg.report", "templates"), autoescape=False,
                               keep_trailing_newline=True)
 
     def cell(value) -> str:
         if value is None:
             return "*(undefined)*"
-        text = printable(value).replace("|", "\\|").replace("`", "'")
-        return f"`{text[:80]}{'…' if len(text) > 80 else ''}`"
+        text = " ".join(value.split())
+        return markdown_text(text[:80] + ("…" if len(text) > 80 else ""))
 
     def where(location) -> str:
-        return printable(str(location)).replace("|", "\\|")
+        return markdown_text(str(location))
 
-    return environment.get_template("upgrade.md.j2").render(plan=result, cell=cell, where=where)
+    return environment.get_template("upgrade.md.j2").render(plan=result, cell=cell, where=where, md=markdown_text)

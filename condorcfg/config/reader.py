@@ -131,7 +131,7 @@ class Reader:
         self.repository = mode == "repository"
         self.sysroot = os.path.abspath(sysroot) if sysroot else None
         self.use_depth = 0
-        self.release = "25.14.1"  # the HTCondor release read as (load(release=...))
+        self.release = ".".join(map(str, VERSION))  # the HTCondor release read as (load(release=...))
         self.version = VERSION
         self.where: Location | None = None  # the statement being read (for a budget-exceeded error)
         # the `use` lines being applied, outermost first: (template "CAT:Name", use Location)

@@ -29,6 +29,7 @@ from condorcfg.qube.syntax import Number, Property, QubeError, String, Unary, de
 _NUMBER = re.compile(r"\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*")
 _INT = re.compile(r"\s*[+-]?\d+\s*")
 _HALF = 2 ** 63
+_MAX_NUMERAL = 400  # characters: a longer "number" is text (Python refuses to convert 4,300 digits)
 
 
 def properties(data, what: str = "properties") -> dict[str, object]:
@@ -69,11 +70,12 @@ def number(value):
         return int(value)
     if isinstance(value, (int, float)):
         return value
-    if isinstance(value, str) and _NUMBER.fullmatch(value):
+    if isinstance(value, str) and len(value) <= _MAX_NUMERAL and _NUMBER.fullmatch(value):
         if _INT.fullmatch(value):
             whole = int(value)
-            return whole if -_HALF <= whole < _HALF else float(whole)
-        found = float(value)
+            if -_HALF <= whole < _HALF:
+                return whole
+        found = float(value)  # (a numeral past 64 bits reads as a real; one past a double is no number)
         return found if math.isfinite(found) else None
     return None
 

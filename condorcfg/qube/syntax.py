@@ -135,8 +135,9 @@ def parse(text: str):
 
 
 def _unreadable(text: str, position: int) -> str:
-    piece = text[position:position + 20].split()[0] if text[position:].strip() else text[position:position + 1]
-    if text[position] in "\"'":
+    words = text[position:position + 40].split()
+    piece = words[0][:20] if words and text[position:position + 1].strip() else text[position:position + 1]
+    if text[position:position + 1] in ("\"", "'"):
         return f"the string starting here has no closing {text[position]}"
     hint = ("; quote values that contain operator characters, e.g. '2.6.17-1.2142_FC4smp'"
             if piece[:1].isdigit() or "-" in piece else "")

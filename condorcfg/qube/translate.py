@@ -13,6 +13,8 @@ is reported with its column instead of being guessed:
   not order), or such a property compared with another property;
 * a string holding a backslash (read differently by the two ClassAd syntaxes).
 
+A string property (``type: string`` in the map) is taken to hold text, not numerals: Qube would
+compare two numerals numerically (``10`` equals ``010``), the translation compares text.
 Equality of text is ``=?=`` / ``=!=`` (case-sensitive, as Qube's), ordering ``strcmp``, ``in`` and
 ``has`` ``stringListMember(item, list, ",")``, numbers compare and compute as in ClassAds (64-bit
 integers, C division), and a number or a string used as a truth value is compared with 0 or with
@@ -25,7 +27,7 @@ import re
 from collections import namedtuple
 
 from condorcfg.classad.printer import format_string
-from condorcfg.qube.evaluate import list_items, number, text
+from condorcfg.qube.evaluate import list_items, number, text, truth
 from condorcfg.qube.syntax import Number, Property, QubeError, String, Unary, deep_enough, spell
 
 MapEntry = namedtuple("MapEntry", "attribute type values")  # values: {qube value: ClassAd value} or None
@@ -36,7 +38,7 @@ Translation = namedtuple("Translation", "expression problems")  # expression: No
 # parentheses inside another operator, the top operator (to chain && and || without parentheses),
 # the map entry of a renamed property, the Qube text of a literal, and whether a number may be real
 # (number properties are taken as integers: TotalCpus, TotalMemory).
-_Piece = namedtuple("_Piece", "text kind atomic op entry literal real", defaults=(False,))
+_Piece = namedtuple("_Piece", "text kind atomic op entry literal real written", defaults=(False, None))
 _BAD = _Piece("", None, True, None, None, None)
 
 _ATTRIBUTE = re.compile(r"((TARGET|MY)\.)?[A-Za-z_][A-Za-z0-9_]*", re.IGNORECASE)
@@ -81,7 +83,7 @@ def read_map(data, shown: str) -> dict[str, MapEntry]:
                 raise QubeError(f"{where}: two Qube values map to the same ClassAd value")
         unknown = set(entry) - {"attribute", "type", "values"}
         if unknown:
-            raise QubeError(f"{where}: unknown key {sorted(unknown)[0]!r} (attribute, type, values)")
+            raise QubeError(f"{where}: unknown key {str(min(unknown, key=str))!r} (attribute, type, values)")
         entries[name.lower()] = MapEntry(attribute, kind, dict(values) if values else None)
     return entries
 
@@ -90,14 +92,18 @@ def load_map(path: str | None = None) -> dict[str, MapEntry]:
     """The property map in ``path`` (YAML), or the default one shipped with condorcfg."""
     from condorcfg.inputs import load_yaml, read_text
 
-    shown = path or "default property map"
+    from condorcfg.inputs import MAX_YAML_SIZE, check_expanded_size
+
     source, shown = read_text(path or default_map_path(), "property map", utf8_only=True)
+    if len(source) > MAX_YAML_SIZE:  # (ruamel.yaml is pure Python: bound what it parses)
+        raise QubeError(f"{shown}: the property map is larger than {MAX_YAML_SIZE} characters (MAX_YAML_SIZE)")
     try:
         data = load_yaml(source)
     except Exception as exc:  # ruamel's parse errors: one message, with its line
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1})" if mark is not None else ""
         raise QubeError(f"{shown}: not YAML{where}: {getattr(exc, 'problem', None) or exc}") from None
+    check_expanded_size(data, shown, "property map", "bad-map")
     return read_map(data, shown)
 
 
@@ -118,8 +124,9 @@ class _Translator:
                           isinstance(node.value, float))
         if kind is String:
             found = number(node.value)
-            if found is not None:  # Qube reads "10" as the number it spells
-                return _Piece(_number_literal(found), "num", True, None, None, node.value, isinstance(found, float))
+            if found is not None:  # Qube reads "10" as the number it spells (the text stays: in, truth)
+                return _Piece(_number_literal(found), "num", True, None, None, node.value, isinstance(found, float),
+                              node.value)
             return self.string(node.value, node.column)
         if kind is Property:
             name = f"{node.root}.{node.name}"
@@ -153,6 +160,8 @@ class _Translator:
         """``piece`` as a truth value, by Qube's rule (not 0; neither "" nor "0")."""
         if piece.kind in ("bool", None):
             return piece
+        if piece.written is not None:  # a numeral written as a string: its truth is the text's ("00" is true)
+            return _Piece("true" if truth(piece.written) else "false", "bool", True, None, None, None)
         if piece.kind == "num":
             return _Piece(f"{self.paren(piece, '!=', True)} != 0", "bool", False, "!=", None, None)
         inner = self.paren(piece, "=!=", True)
@@ -282,7 +291,7 @@ class _Translator:
             if needle.literal is None:  # (a number attribute: ClassAd writes reals differently)
                 return self.problem(f"{node.op} looks for a computed number or truth value in a list; "
                                     f"look for a literal or a text property", node.column)
-            needle = self.string(text(number(needle.literal)), node.column)
+            needle = self.string(needle.literal, node.column)  # (the text as Qube uses it: "010" stays "010")
         if needle.entry and items.entry:
             return self.problem("both sides of the list test are properties whose values the map renames",
                                 node.column)

@@ -71,6 +71,16 @@ class ReportView:
         return relative.replace(os.sep, "/")
 
 
+def markdown_text(value) -> str:
+    """Text from a configuration, safe in a markdown table cell: printable, and every character markdown
+    would read (links, emphasis, mentions, HTML, the cell separator) escaped."""
+    import re
+
+    from condorcfg.textsafe import printable
+
+    return re.sub(r"([\\`*_\[\]<>|@#!~])", r"\\\1", printable(" ".join(str(value).split())))
+
+
 def render(fmt: str, result, view: ReportView) -> str:
     if fmt not in FORMATS:
         raise ValueError(f"unknown report format {fmt!r}; choose one of {', '.join(FORMATS)}")
