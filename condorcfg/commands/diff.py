@@ -91,7 +91,8 @@ def run(args) -> int:
     try:
         for text in (args.old, args.new):
             if gitside.is_git_side(text, cwd):
-                side = gitside.open_side(text, cwd, project.roots, project.sysroot)
+                sysroot = os.path.abspath(args.sysroot) if args.sysroot else project.sysroot  # (as of that revision)
+                side = gitside.open_side(text, cwd, project.roots, sysroot)
                 opened.append(side)
                 _RELABEL[side.directory] = f"{text.split(':')[1] if text.startswith('git:') else text}:"
                 sides.append((side.paths, side.sysroot, f"{text} ({side.revision[:12]})"))
