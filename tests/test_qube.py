@@ -324,6 +324,7 @@ def test_numerals_written_as_strings_keep_their_text_where_qube_uses_text():
 
 
 def test_odd_input_that_once_raised():
+    assert evaluate(parse("host.x == 5"), properties({"x": "\x1c5"})) is False  # (int() refuses U+001C: text)
     with pytest.raises(QubeError):
         parse("\x0b" + " " * 25 + "x")
     for digits in (400, 5000):

@@ -26,8 +26,8 @@ import re
 from condorcfg.classad.operators import wrap as _wrap  # (64-bit integers wrap as in ClassAds: one definition)
 from condorcfg.qube.syntax import Number, Property, QubeError, String, Unary, deep_enough, spell
 
-_NUMBER = re.compile(r"\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*")
-_INT = re.compile(r"\s*[+-]?\d+\s*")
+_NUMBER = re.compile(r"\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*", re.ASCII)  # (int/float read ASCII only)
+_INT = re.compile(r"\s*[+-]?\d+\s*", re.ASCII)
 _HALF = 2 ** 63
 _MAX_NUMERAL = 400  # characters: a longer "number" is text (Python refuses to convert 4,300 digits)
 

@@ -18,7 +18,7 @@ RESERVED_TAGS = {"cpu", "cpus", "disk", "swap", "mem", "memory", "ram"}
 _RESOURCE_KNOB = re.compile(r"^MACHINE_RESOURCE_(?!NAMES$)(?!INVENTORY_)(.+)$", re.IGNORECASE)
 _INVENTORY_KNOB = re.compile(r"^MACHINE_RESOURCE_INVENTORY_(.+)$", re.IGNORECASE)
 _ID_LIST = re.compile(r"^\s*[\w.:-]+(?:[\s,]+[\w.:-]+)+\s*$")
-_NUMBER = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$")
+_NUMBER = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$", re.ASCII)  # (float() strips ASCII blanks only)
 
 
 @record

@@ -326,8 +326,8 @@ def knob_as_attribute(ctx):
 
 
 _BOOL_WORDS = re.compile(r"(?i)\s*(true|false|yes|no|t|f|y|n|1|0)\s*")
-_INT = re.compile(r"\s*[-+]?\d+\s*")
-_FLOAT = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*")
+_INT = re.compile(r"\s*[-+]?\d+\s*", re.ASCII)  # (HTCondor reads ASCII blanks and digits)
+_FLOAT = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*", re.ASCII)
 
 
 @check
