@@ -40,13 +40,17 @@ def add_arguments(parser) -> None:
 _RELABEL: dict[str, str] = {}
 
 
-def _where(definition) -> str:
-    if definition is None:
-        return "built-in"
-    text = definition.describe() if hasattr(definition, "describe") else str(definition.location)
+def _relabeled(text: str) -> str:
+    """``text`` with a git side's temporary tree written as ``REV:``."""
     for directory, label in _RELABEL.items():
         text = text.replace(directory + os.sep, label)
     return text
+
+
+def _where(definition) -> str:
+    if definition is None:
+        return "built-in"
+    return _relabeled(definition.describe() if hasattr(definition, "describe") else str(definition.location))
 
 
 def _load(args, paths, sysroot, machine, subsystem=None):
@@ -80,6 +84,7 @@ def _machines(args, project) -> dict:
 
 def run(args) -> int:
     from condorcfg import gitside
+    from condorcfg.diagnostics import CondorcfgError
     from condorcfg.diff import diff_slot_ads, diff_values
     from condorcfg.lint import project as project_module
 
@@ -98,11 +103,15 @@ def run(args) -> int:
                 sides.append((side.paths, side.sysroot, f"{text} ({side.revision[:12]})"))
             else:
                 sides.append(([text], args.sysroot, text))
-        configs = [_load(args, paths, sysroot, first) for paths, sysroot, _label in sides]
+        try:
+            configs = [_load(args, paths, sysroot, first) for paths, sysroot, _label in sides]
+        except CondorcfgError as exc:
+            print(_relabeled(exc.diagnostic.format()), file=sys.stderr)
+            return 2
         for config in configs:  # what was not read, or is missing, is said once per side
             for diagnostic in config.diagnostics:
                 if diagnostic.code in NOT_READ:
-                    print(diagnostic.format(), file=sys.stderr)
+                    print(_relabeled(diagnostic.format()), file=sys.stderr)
         values = diff_values(*configs)
         fleet = []  # (machine names, slot changes), machines with the same changes grouped
         if not args.no_ads:
