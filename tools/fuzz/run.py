@@ -115,6 +115,8 @@ def _one_process(args, target: str, dirs: dict, runs: int | None, seconds: float
             artifact = _ARTIFACT.search(line)
             if artifact:
                 result["artifact"] = artifact.group(1)
+            if "run interrupted" in line:  # (SIGINT: stop the campaign, it is no failure to restart from)
+                result["interrupted"] = True
         result["exit"] = process.wait()
     result["seconds"] = time.monotonic() - started
     if "number_of_executed_units" in result:
@@ -126,7 +128,7 @@ def _one_process(args, target: str, dirs: dict, runs: int | None, seconds: float
             result["skipped"][key] = max(result["skipped"].get(key, 0), value)
         skipped_file.unlink()
     result["new_failures"] = _failures(dirs["crashes"])[before:] + _check_slow(target, dirs["crashes"])
-    if result["exit"] != 0 and not result["new_failures"]:
+    if result["exit"] != 0 and not result["new_failures"] and not result.get("interrupted"):
         # libFuzzer's own verdict (timeout, OOM, a signal): no Python traceback was recorded
         kind = "libFuzzer-exit"
         if result["artifact"]:
@@ -188,6 +190,9 @@ def fuzz(args, target: str) -> dict:
                 break
             result = _one_process(args, target, dirs, runs, seconds, seed, log)
             total["executed"] += result["executed"]
+            if result.get("interrupted"):
+                print(f"[{target}] interrupted after {total['executed']} inputs", flush=True)
+                break
             total["cov"], total["ft"], total["corpus"] = result["cov"], result["ft"], result["corpus"]
             for key, value in result["skipped"].items():
                 total["skipped"][key] = total["skipped"].get(key, 0) + value
