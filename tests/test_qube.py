@@ -331,3 +331,12 @@ def test_odd_input_that_once_raised():
         assert evaluate(parse(f'"{"9" * digits}" == 1')) is False  # text, not a number past a double
     with pytest.raises(QubeError, match="unknown key"):
         read_map({"host.os": {"attribute": "OpSys", 1: "a", "foo": "b"}}, "m")
+
+
+def test_an_expression_over_several_lines_is_located_on_one():
+    with pytest.raises(QubeError) as info:
+        parse("host.os eq linux and\n  host.name eq")
+    assert info.value.column == len("host.os eq linux and\n  host.name eq") + 1
+    with pytest.raises(QubeError) as info:
+        parse("host.os eq linux\nand ) x")
+    assert info.value.column == len("host.os eq linux\nand ") + 1

@@ -3,7 +3,7 @@
 ``parse(text)`` returns a tree of :class:`Number`, :class:`String`, :class:`Property`,
 :class:`Unary` and :class:`Binary` nodes, operators spelled by one canonical word whichever form
 was written (``==``, ``=`` and ``eq`` are all ``eq``), each with the 1-based column where it is
-written.  Input it cannot read raises :class:`QubeError` with that column and what to do.
+written (the position in the whole text: an expression spread over lines is shown on one).  Input it cannot read raises :class:`QubeError` with that column and what to do.
 
 The tree is built while parsing (lark's LALR parser calls the transformer as it reduces), so a
 deeply nested expression costs no recursion here; evaluation and translation recurse, so depth
@@ -64,35 +64,35 @@ def _parser():
                 try:
                     value = float(text) if any(c in text for c in ".eE") else int(text)
                 except ValueError:  # (more digits than Python converts)
-                    raise QubeError(f"the number {text[:20]}... is too large", token.column) from None
+                    raise QubeError(f"the number {text[:20]}... is too large", _at(token)) from None
                 shown = text if len(text) <= 20 else text[:20] + "..."
                 if isinstance(value, int) and not -INT_LIMIT <= value < INT_LIMIT:
-                    raise QubeError(f"the number {shown} is out of range (integers are 64-bit)", token.column)
+                    raise QubeError(f"the number {shown} is out of range (integers are 64-bit)", _at(token))
                 if value != value or value in (float("inf"), float("-inf")):
-                    raise QubeError(f"the number {shown} is out of range", token.column)
-                return Number(value, token.column, 1)
+                    raise QubeError(f"the number {shown} is out of range", _at(token))
+                return Number(value, _at(token), 1)
 
             def string(self, token):
-                return String(str(token)[1:-1], token.column, 1, True)
+                return String(str(token)[1:-1], _at(token), 1, True)
 
             def word(self, token):
-                return String(str(token), token.column, 1, False)
+                return String(str(token), _at(token), 1, False)
 
             def property(self, token):
                 root, _, name = str(token).partition(".")
-                return Property(root.lower(), name, token.column, 1)
+                return Property(root.lower(), name, _at(token), 1)
 
             def group(self, _open, inner, _close):
-                return _deeper(inner, 1, _open.column)
+                return _deeper(inner, 1, _at(_open))
 
             def unary(self, op, operand):
                 word = OPERATORS[str(op).lower()]
                 word = {"sub": "neg", "add": "pos"}.get(word, word)
-                return _deeper(Unary(word, operand, op.column, operand.depth + 1), 0, op.column)
+                return _deeper(Unary(word, operand, _at(op), operand.depth + 1), 0, _at(op))
 
             def binary(self, left, op, right):
-                node = Binary(OPERATORS[str(op).lower()], left, right, op.column, max(left.depth, right.depth) + 1)
-                return _deeper(node, 0, op.column)
+                node = Binary(OPERATORS[str(op).lower()], left, right, _at(op), max(left.depth, right.depth) + 1)
+                return _deeper(node, 0, _at(op))
 
         grammar = os.path.join(os.path.dirname(__file__), "qube.lark")
         with open(grammar, encoding="utf-8") as handle:
@@ -101,6 +101,12 @@ def _parser():
 
 
 _PARSER = None
+
+
+def _at(token) -> int:
+    """A token's 1-based position in the whole expression (a column, for the usual one-line expression;
+    lark's own column restarts on every line)."""
+    return token.start_pos + 1
 
 
 def _deeper(node, extra: int, column: int):
@@ -127,7 +133,7 @@ def parse(text: str):
     except QubeError:
         raise
     except UnexpectedCharacters as exc:
-        raise QubeError(_unreadable(text, exc.pos_in_stream), exc.column) from None
+        raise QubeError(_unreadable(text, exc.pos_in_stream), exc.pos_in_stream + 1) from None
     except UnexpectedToken as exc:
         raise QubeError(_unexpected(exc), _token_column(exc, text)) from None
     except UnexpectedInput:  # (any other: the end came too early)
@@ -164,9 +170,9 @@ def _unexpected(exc) -> str:
 
 def _token_column(exc, text: str) -> int:
     token = exc.token
-    if token.type == "$END" or not getattr(token, "column", None):
+    if token.type == "$END" or getattr(token, "start_pos", None) is None:
         return len(text.rstrip()) + 1
-    return token.column
+    return _at(token)
 
 
 def deep_enough(depth: int):
