@@ -82,3 +82,21 @@ def templates(release: str) -> dict[str, dict]:
                 table[name.upper()] = {"name": name, "body": body}
         _templates[release] = table
     return _templates[release]
+
+
+_membership: dict[str, tuple] = {}
+
+
+def has_knob(release: str, name: str) -> bool:
+    """Does ``release``'s knob table have ``name`` (upper case or not)?  Cheaper than :func:`knobs` (no table
+    is built: the base table, and the release's added/removed sets)."""
+    from condorcfg.config.defaults import _table
+
+    upper = name.upper()
+    if release == base():
+        return upper in _table()["knobs"]
+    if release not in _membership:
+        delta = _load()["knobs"][release]
+        _membership[release] = ({n.upper() for n in delta["added"]}, {n.upper() for n in delta["removed"]})
+    added, removed = _membership[release]
+    return upper in added or (upper in _table()["knobs"] and upper not in removed)

@@ -119,3 +119,10 @@ def test_reading_as_an_older_release_agrees_with_that_release(release, tmp_path)
         assert not differ, (release, name, differ)
         compared += sum(v is not None for v in theirs.values())
     assert compared >= 20
+
+
+def test_the_quick_membership_test_agrees_with_the_tables():
+    names = {n for r in releases.known() for n in releases.knobs(r)} | {"NO_SUCH_KNOB"}
+    for release in releases.known():
+        table = releases.knobs(release)
+        assert [n for n in names if releases.has_knob(release, n) != (n in table)] == [], release

@@ -10,7 +10,7 @@ def knows(release: str, name: str) -> bool:
     """Does ``release``'s knob table have ``name`` (its SUBSYS./LOCALNAME. prefix ignored)?"""
     from condorcfg import releases
 
-    return _base_name(name) in releases.knobs(release)
+    return releases.has_knob(release, _base_name(name))
 
 
 def releases_knowing(name: str) -> list[str]:
