@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+from functools import cached_property
 from collections.abc import Iterable
 
 from condorcfg.classad.budget import command_budget
@@ -362,9 +363,11 @@ class LintContext:
         col = start[1] + column - 1
         return start[0], col, start[0], col + max(width, 1)
 
-    @property
+    @cached_property
     def targets(self) -> list[str]:
         """The HTCondor releases the pool runs (--target-version, target-version), oldest first; [] if none."""
+        if not self.settings.target_versions:
+            return []
         from condorcfg import releases
 
         return sorted(set(self.settings.target_versions), key=releases.known().index)

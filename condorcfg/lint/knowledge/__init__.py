@@ -126,6 +126,12 @@ class _Patterns:
         self.needles = [_required_literal(e["pattern"]) for e in entries]
         self.compiled: list = [None] * len(entries)
         self.memo: dict[str, dict | None] = {}
+        # One search for any needle at all: most names (unknown knobs by the thousand) hold none, and then
+        # only the patterns without a needle can match.
+        # (a needle of one or two characters, "_", is in nearly every name: such patterns are always tried)
+        needles = sorted({n for n in self.needles if n and len(n) > 2}, key=len, reverse=True)
+        self.any_needle = re.compile("|".join(map(re.escape, needles))) if needles else None
+        self.needleless = [i for i, n in enumerate(self.needles) if n is None or len(n) <= 2]
 
     def first(self, name: str) -> dict | None:
         if name in self.memo:
@@ -133,7 +139,11 @@ class _Patterns:
         upper = name.upper()
         plain = name.isascii()  # IGNORECASE also folds a few non-ASCII letters: then test every pattern
         found = None
-        for index, entry in enumerate(self.entries):
+        indexes = range(len(self.entries))
+        if plain and (self.any_needle is None or not self.any_needle.search(upper)):
+            indexes = self.needleless
+        for index in indexes:
+            entry = self.entries[index]
             needle = self.needles[index]
             if needle is not None and plain and needle not in upper:
                 continue
