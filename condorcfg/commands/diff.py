@@ -93,6 +93,7 @@ def run(args) -> int:
     machines = _machines(args, project)
     first = next(iter(machines.values()))
     cwd, opened, sides = os.getcwd(), [], []
+    _RELABEL.clear()  # (this run's git sides only: a process may run several diffs)
     try:
         for text in (args.old, args.new):
             if gitside.is_git_side(text, cwd):
