@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 import time
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from condorcfg.classad import ast
+from condorcfg.classad import ast, lexer
 from condorcfg.classad.parser import MAX_DEPTH, ClassAdSyntaxError, parse, parse_ad, parse_ads
 from condorcfg.classad.printer import unparse, unparse_ad
 from condorcfg.classad.values import ERROR, UNDEFINED, AbsTime, ClassAd
@@ -298,13 +299,47 @@ def test_policy_expression_parses_fast():
     assert min(batches) < 0.0007, f"{min(batches) * 1e3:.3f} ms per parse"
 
 
-def test_generated_tables_match_grammar():
-    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "make_classad_parser.py"), "--check"],
-                          capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 0, proc.stderr
-
-
 def test_import_does_not_load_lark():
     code = "import sys, condorcfg.classad as c; c.parse('a + 1'); print('lark' in sys.modules)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
     assert proc.stdout.strip() == "False", proc.stderr
+
+
+# ---------------------------------------------------------------- the two token readers
+
+_PIECES = list("aZ_09 1.5eExX-+*/%<>=!?:&|^~()[]{},;.\"'\\\n\t#@\u00e9\0") + [
+    "//", "/*", "*/", "0x", "..", "1e5", "1.5e-3", "-1", "- 1", "12345678901234567890", "true", "IS", "isnt",
+    "\\\"", "? :", "?:", "=?=", "=!=", ">>>", "MY", ".x", '"str"', "'q'", "07", "0.5", "-.5", "  "]
+
+
+def test_the_common_token_reader_agrees_with_the_full_one():
+    """lexer.py reads most texts with one findall() and hands the rest to the reader that knows
+    every rule; on texts both take, both must give the same tokens."""
+    rng = random.Random(11)
+    taken = 0
+    for _ in range(30000):
+        text = "".join(rng.choice(_PIECES) for _ in range(rng.randint(0, 16)))
+        if "/*" in text or "//" in text:
+            continue  # texts with comments always take the full reader
+        for old in (True, False):
+            fast = lexer._common_tokens(text, old)
+            if fast is None:
+                continue
+            taken += 1
+            assert fast == lexer._all_tokens(text, old), (text, old)
+    assert taken > 8000
+
+
+@pytest.mark.parametrize("text", [
+    "1" * 200_000 + "x", "/*" * 100_000, '"' * 100_000, "'" + "a" * 200_000, ("?" + " " * 100) * 2000,
+    "1.5" * 70_000, "." * 200_000, "1e" * 100_000, '"\\' * 100_000, "0x" * 100_000, ("\n" * 100 + "a") * 2000,
+])
+def test_pathological_token_texts_are_linear(text):
+    """findall() tries every offset: an alternative that backtracks over a long run would be quadratic."""
+    started = time.process_time()
+    for syntax in ("old", "new"):
+        try:
+            parse(text, syntax)
+        except ClassAdSyntaxError:
+            pass
+    assert time.process_time() - started < 2.0

@@ -66,7 +66,7 @@ class Literal(Node):
     __slots__ = ("value", "spelling")
     FIELDS = ("value",)
 
-    def __init__(self, value: object, *, spelling: str | None = None, line: int = 0, column: int = 0):
+    def __init__(self, value: object, line: int = 0, column: int = 0, *, spelling: str | None = None):
         self.value = value
         self.spelling = spelling
         self.line = line
@@ -84,7 +84,7 @@ class AttrRef(Node):
     __slots__ = FIELDS = ("name", "scope", "scope_text", "quoted")
 
     def __init__(self, name: str, scope: str | None = None, scope_text: str | None = None, quoted: bool = False,
-                 *, line: int = 0, column: int = 0):
+                 line: int = 0, column: int = 0):
         self.name = name
         self.scope = scope
         self.scope_text = scope_text
@@ -98,7 +98,7 @@ class Select(Node):
 
     __slots__ = FIELDS = ("base", "name")
 
-    def __init__(self, base: Node, name: str, *, line: int = 0, column: int = 0):
+    def __init__(self, base: Node, name: str, line: int = 0, column: int = 0):
         self.base = base
         self.name = name
         self.line = line
@@ -108,7 +108,7 @@ class Select(Node):
 class Subscript(Node):
     __slots__ = FIELDS = ("base", "index")
 
-    def __init__(self, base: Node, index: Node, *, line: int = 0, column: int = 0):
+    def __init__(self, base: Node, index: Node, line: int = 0, column: int = 0):
         self.base = base
         self.index = index
         self.line = line
@@ -118,7 +118,7 @@ class Subscript(Node):
 class UnaryOp(Node):
     __slots__ = FIELDS = ("op", "operand")  # op: '-', '+', '!', '~'
 
-    def __init__(self, op: str, operand: Node, *, line: int = 0, column: int = 0):
+    def __init__(self, op: str, operand: Node, line: int = 0, column: int = 0):
         self.op = op
         self.operand = operand
         self.line = line
@@ -128,7 +128,7 @@ class UnaryOp(Node):
 class BinaryOp(Node):
     __slots__ = FIELDS = ("op", "left", "right")  # op: '+', '==', '=?=', 'is', '&&', '<<', ...
 
-    def __init__(self, op: str, left: Node, right: Node, *, line: int = 0, column: int = 0):
+    def __init__(self, op: str, left: Node, right: Node, line: int = 0, column: int = 0):
         self.op = op
         self.left = left
         self.right = right
@@ -139,7 +139,7 @@ class BinaryOp(Node):
 class Conditional(Node):
     __slots__ = FIELDS = ("cond", "then", "otherwise")
 
-    def __init__(self, cond: Node, then: Node, otherwise: Node, *, line: int = 0, column: int = 0):
+    def __init__(self, cond: Node, then: Node, otherwise: Node, line: int = 0, column: int = 0):
         self.cond = cond
         self.then = then
         self.otherwise = otherwise
@@ -152,7 +152,7 @@ class Elvis(Node):
 
     __slots__ = FIELDS = ("left", "right")
 
-    def __init__(self, left: Node, right: Node, *, line: int = 0, column: int = 0):
+    def __init__(self, left: Node, right: Node, line: int = 0, column: int = 0):
         self.left = left
         self.right = right
         self.line = line
@@ -162,7 +162,7 @@ class Elvis(Node):
 class Call(Node):
     __slots__ = FIELDS = ("name", "args")  # name as written; look-up is case-insensitive
 
-    def __init__(self, name: str, args: list, *, line: int = 0, column: int = 0):
+    def __init__(self, name: str, args: list, line: int = 0, column: int = 0):
         self.name = name
         self.args = args
         self.line = line
@@ -172,7 +172,7 @@ class Call(Node):
 class ListExpr(Node):
     __slots__ = FIELDS = ("items",)
 
-    def __init__(self, items: list, *, line: int = 0, column: int = 0):
+    def __init__(self, items: list, line: int = 0, column: int = 0):
         self.items = items
         self.line = line
         self.column = column
@@ -183,7 +183,7 @@ class RecordExpr(Node):
 
     __slots__ = FIELDS = ("attrs",)
 
-    def __init__(self, attrs: list, *, line: int = 0, column: int = 0):
+    def __init__(self, attrs: list, line: int = 0, column: int = 0):
         self.attrs = attrs
         self.line = line
         self.column = column
@@ -194,7 +194,7 @@ class Paren(Node):
 
     __slots__ = FIELDS = ("inner",)
 
-    def __init__(self, inner: Node, *, line: int = 0, column: int = 0):
+    def __init__(self, inner: Node, line: int = 0, column: int = 0):
         self.inner = inner
         self.line = line
         self.column = column

@@ -58,7 +58,7 @@ class Budget:
         self.work = work
         self.bytes = bytes
         self.regex_seconds = regex_seconds
-        self.limits = {"work": work, "bytes": bytes, "regex": regex_seconds}
+        self.limits = (work, bytes, regex_seconds)  # for the message (every evaluate() outside a command makes one)
         self.spent: str | None = None  # the first limit that ran out: "work", "bytes" or "regex"
 
     # -- work ---------------------------------------------------------------------------
@@ -126,14 +126,14 @@ class Budget:
         """What ran out, with the limit's name and size (empty while nothing did)."""
         if self.spent == "work":
             return (f"ClassAd evaluation stopped: this command's work limit (WORK_LIMIT, "
-                    f"{self.limits['work']:,} units) is spent; expressions evaluated from then on are error")
+                    f"{self.limits[0]:,} units) is spent; expressions evaluated from then on are error")
         if self.spent == "bytes":
             return (f"ClassAd evaluation stopped: this command's limit on the size of values built "
-                    f"(BYTES_LIMIT, {self.limits['bytes']:,} bytes) is spent; expressions evaluated from then on "
+                    f"(BYTES_LIMIT, {self.limits[1]:,} bytes) is spent; expressions evaluated from then on "
                     f"are error")
         if self.spent == "regex":
             return (f"regular-expression matching stopped: this command's regex time limit (REGEX_SECONDS, "
-                    f"{self.limits['regex']:g} s) is spent; regular expressions matched from then on are error")
+                    f"{self.limits[2]:g} s) is spent; regular expressions matched from then on are error")
         return ""
 
 

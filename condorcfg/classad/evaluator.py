@@ -27,6 +27,7 @@ limit, or when the budget is spent, the whole evaluation fails and
 from __future__ import annotations
 
 import math
+import operator as _operator
 import time as _time
 
 from condorcfg.classad import ast, functions
@@ -260,18 +261,12 @@ def _entry_code(entry) -> None:
     entry[2] = fn
 
 
-def _const(value):
-    def const(cur, st):
-        return value
-    const.is_const = True
-    const.value = value
-    return const
+_const = functions.const_fn
 
 
 def _compile(node, d: int) -> tuple:
     """Compile ``node`` found under ``d`` depth-counting ancestors; returns (fn, maxd)."""
-    kind = type(node)
-    handler = _COMPILERS.get(kind)
+    handler = _COMPILERS.get(type(node))
     if handler is None:
         for base, h in _COMPILERS.items():
             if isinstance(node, base):
@@ -287,8 +282,9 @@ def _c_literal(node, d):
 
 
 def _c_paren(node, d):
-    fn, maxd = _compile(node.inner, d + 1)
-    return fn, max(maxd, d + 1)
+    p = d + 1
+    fn, maxd = _compile(node.inner, p)
+    return fn, maxd if maxd > p else p
 
 
 def _deref(entry, ad, st, p):
@@ -600,10 +596,6 @@ def _c_record(node, d):
 
 
 # ---------------------------------------------------------------------------
-_ARITH = {"+", "-", "*", "/", "%"}
-_COMPARE = {"==", "!=", "<", "<=", ">", ">="}
-_BITS = {"&", "|", "^", "<<", ">>", ">>>"}
-_IDENTITY = {"=?=": False, "is": False, "=!=": True, "isnt": True}
 
 
 _SCALARS = (int, float, str, bool, AbsTime, RelTime)
@@ -612,10 +604,8 @@ _SCALARS = (int, float, str, bool, AbsTime, RelTime)
 def _fold(fn, *children):
     """``fn`` as a constant when every child is a scalar constant (``15 * 60``): evaluate it once now."""
     for child in children:
-        if not getattr(child, "is_const", False):
-            return fn
-        v = child.value
-        if not (isinstance(v, _SCALARS) or v is UNDEFINED or v is ERROR):
+        constant, v = functions.const_value(child)
+        if not constant or not (isinstance(v, _SCALARS) or v is UNDEFINED or v is ERROR):
             return fn
     try:  # compile time: a budget of its own, so compiling never depends on what a command has spent
         return _const(fn(None, _State(budget=Budget())))
@@ -624,126 +614,144 @@ def _fold(fn, *children):
 
 
 def _c_binary(node, d):
-    fn, maxd, lf, rf = _c_binary_op(node, d)
-    return _fold(fn, lf, rf), maxd
-
-
-def _c_binary_op(node, d):
     p = d + 1
-    op = node.op.lower()
-    lf, lmax = _compile(node.left, p)
-    rf, rmax = _compile(node.right, p)
-    maxd = max(p, lmax, rmax)
-    fn = _binary_fn(op, lf, rf)
-    return fn, maxd, lf, rf
+    compilers = _COMPILERS
+    left, right = node.left, node.right
+    handler = compilers.get(type(left))
+    lf, lmax = handler(left, p) if handler else _compile(left, p)
+    handler = compilers.get(type(right))
+    rf, rmax = handler(right, p) if handler else _compile(right, p)
+    make = _BINARY_MAKERS.get(node.op) or _BINARY_MAKERS.get(node.op.lower())  # ('IS' in a hand-built tree)
+    fn = make(lf, rf) if make else _error_fn
+    if lmax < p:
+        lmax = p
+    if rmax > lmax:
+        lmax = rmax
+    if lf.__code__ is _CONST_CODE and rf.__code__ is _CONST_CODE:
+        fn = _fold(fn, lf, rf)
+    return fn, lmax
 
 
-def _binary_fn(op, lf, rf):
-    if op == "&&":
-        def and_(cur, st):
-            a = lf(cur, st)
-            if a is True:  # fast paths for booleans
-                b = rf(cur, st)
-                if b is True or b is False:
-                    return b
-                return logical(b)
-            if a is False:
-                return False
-            return logical_and(a, lambda: rf(cur, st))
-        return and_
-    if op == "||":
-        def or_(cur, st):
-            a = lf(cur, st)
-            if a is False:
-                b = rf(cur, st)
-                if b is True or b is False:
-                    return b
-                return logical(b)
-            if a is True:
-                return True
-            return logical_or(a, lambda: rf(cur, st))
-        return or_
-    if op in _IDENTITY:
-        negate = _IDENTITY[op]
-        if negate:
-            def not_identical(cur, st):
-                r = identical(lf(cur, st), rf(cur, st))
-                return r if r is ERROR else not r
-            return not_identical
-
-        def is_identical(cur, st):
-            return identical(lf(cur, st), rf(cur, st))
-        return is_identical
-    return _binary_closure(op, lf, rf)
+def _error_fn(cur, st):
+    return ERROR
 
 
-def _binary_closure(op, lf, rf):
-    """Closures with an inline int/int (and real) fast path per operator."""
-    if op == "+":
-        def add(cur, st):
-            a = lf(cur, st)
+_CONST_CODE = _const(None).__code__
+
+
+# op -> make(lf, rf): the closure evaluating ``left op right``, with inline fast paths
+def _make_and(lf, rf):
+    def and_(cur, st):
+        a = lf(cur, st)
+        if a is True:  # fast paths for booleans
             b = rf(cur, st)
-            ta = type(a)
-            tb = type(b)
-            if ta is int and tb is int:
-                r = a + b
-                return r if INT_MIN <= r <= INT_MAX else wrap(r)
-            if (ta is float or ta is int) and (tb is float or tb is int):
-                r = a + b
-                return ERROR if r == math.inf else r
-            return arith("+", a, b)
-        return add
-    if op == "-":
-        def sub(cur, st):
-            a = lf(cur, st)
-            b = rf(cur, st)
-            ta = type(a)
-            tb = type(b)
-            if ta is int and tb is int:
-                r = a - b
-                return r if INT_MIN <= r <= INT_MAX else wrap(r)
-            if (ta is float or ta is int) and (tb is float or tb is int):
-                r = a - b
-                return ERROR if r == math.inf else r
-            return arith("-", a, b)
-        return sub
-    if op == "*":
-        def mul(cur, st):
-            a = lf(cur, st)
-            b = rf(cur, st)
-            ta = type(a)
-            tb = type(b)
-            if ta is int and tb is int:
-                r = a * b
-                return r if INT_MIN <= r <= INT_MAX else wrap(r)
-            if (ta is float or ta is int) and (tb is float or tb is int):
-                r = a * b
-                return ERROR if r == math.inf else r
-            return arith("*", a, b)
-        return mul
-    if op == "/":
-        def div(cur, st):
-            a = lf(cur, st)
-            b = rf(cur, st)
-            ta = type(a)
-            tb = type(b)
-            if ta is int and tb is int and b:
-                return int_div(a, b)
-            if ta is float and (tb is float or tb is int) and b:
-                r = a / b
-                return ERROR if r == math.inf else r
-            return arith("/", a, b)
-        return div
-    if op in _ARITH:
-        def arith_op(cur, st):
-            return arith(op, lf(cur, st), rf(cur, st))
-        return arith_op
-    if op in _COMPARE:
-        import operator as _operator
+            if b is True or b is False:
+                return b
+            return logical(b)
+        if a is False:
+            return False
+        return logical_and(a, lambda: rf(cur, st))
+    return and_
 
-        pyop = {"==": _operator.eq, "!=": _operator.ne, "<": _operator.lt, "<=": _operator.le,
-                ">": _operator.gt, ">=": _operator.ge}[op]
 
+def _make_or(lf, rf):
+    def or_(cur, st):
+        a = lf(cur, st)
+        if a is False:
+            b = rf(cur, st)
+            if b is True or b is False:
+                return b
+            return logical(b)
+        if a is True:
+            return True
+        return logical_or(a, lambda: rf(cur, st))
+    return or_
+
+
+def _make_is(lf, rf):
+    def is_identical(cur, st):
+        return identical(lf(cur, st), rf(cur, st))
+    return is_identical
+
+
+def _make_isnt(lf, rf):
+    def not_identical(cur, st):
+        r = identical(lf(cur, st), rf(cur, st))
+        return r if r is ERROR else not r
+    return not_identical
+
+
+def _make_add(lf, rf):
+    def add(cur, st):
+        a = lf(cur, st)
+        b = rf(cur, st)
+        ta = type(a)
+        tb = type(b)
+        if ta is int and tb is int:
+            r = a + b
+            return r if INT_MIN <= r <= INT_MAX else wrap(r)
+        if (ta is float or ta is int) and (tb is float or tb is int):
+            r = a + b
+            return ERROR if r == math.inf else r
+        return arith("+", a, b)
+    return add
+
+
+def _make_sub(lf, rf):
+    def sub(cur, st):
+        a = lf(cur, st)
+        b = rf(cur, st)
+        ta = type(a)
+        tb = type(b)
+        if ta is int and tb is int:
+            r = a - b
+            return r if INT_MIN <= r <= INT_MAX else wrap(r)
+        if (ta is float or ta is int) and (tb is float or tb is int):
+            r = a - b
+            return ERROR if r == math.inf else r
+        return arith("-", a, b)
+    return sub
+
+
+def _make_mul(lf, rf):
+    def mul(cur, st):
+        a = lf(cur, st)
+        b = rf(cur, st)
+        ta = type(a)
+        tb = type(b)
+        if ta is int and tb is int:
+            r = a * b
+            return r if INT_MIN <= r <= INT_MAX else wrap(r)
+        if (ta is float or ta is int) and (tb is float or tb is int):
+            r = a * b
+            return ERROR if r == math.inf else r
+        return arith("*", a, b)
+    return mul
+
+
+def _make_div(lf, rf):
+    def div(cur, st):
+        a = lf(cur, st)
+        b = rf(cur, st)
+        ta = type(a)
+        tb = type(b)
+        if ta is int and tb is int and b:
+            return int_div(a, b)
+        if ta is float and (tb is float or tb is int) and b:
+            r = a / b
+            return ERROR if r == math.inf else r
+        return arith("/", a, b)
+    return div
+
+
+def _make_mod(lf, rf):
+    def mod(cur, st):
+        return arith("%", lf(cur, st), rf(cur, st))
+    return mod
+
+
+def _comparison(pyop, op):
+    def make(lf, rf):
         def cmp(cur, st):
             a = lf(cur, st)
             b = rf(cur, st)
@@ -759,14 +767,28 @@ def _binary_closure(op, lf, rf):
                 return pyop(fold_ascii(a), fold_ascii(b))
             return compare(op, a, b)
         return cmp
-    if op in _BITS:
+    return make
+
+
+def _bitwise(op):
+    def make(lf, rf):
         def bits(cur, st):
             return bitwise(op, lf(cur, st), rf(cur, st))
         return bits
+    return make
 
-    def unknown(cur, st):
-        return ERROR
-    return unknown
+
+# The parser spells '=?=' and '=!=' as 'is' and 'isnt' (HTCondor prints them so); trees built
+# by hand may use any.
+_BINARY_MAKERS = {
+    "&&": _make_and, "||": _make_or, "is": _make_is, "=?=": _make_is, "isnt": _make_isnt, "=!=": _make_isnt,
+    "+": _make_add, "-": _make_sub, "*": _make_mul, "/": _make_div, "%": _make_mod,
+    "==": _comparison(_operator.eq, "=="), "!=": _comparison(_operator.ne, "!="),
+    "<": _comparison(_operator.lt, "<"), "<=": _comparison(_operator.le, "<="),
+    ">": _comparison(_operator.gt, ">"), ">=": _comparison(_operator.ge, ">="),
+    "&": _bitwise("&"), "|": _bitwise("|"), "^": _bitwise("^"),
+    "<<": _bitwise("<<"), ">>": _bitwise(">>"), ">>>": _bitwise(">>>"),
+}
 
 
 def _c_unary(node, d):
@@ -776,7 +798,7 @@ def _c_unary(node, d):
 
     def un(cur, st):
         return unary(op, fn(cur, st))
-    return _fold(un, fn), max(p, maxd)
+    return (_fold(un, fn) if fn.__code__ is _CONST_CODE else un), maxd if maxd > p else p
 
 
 def _c_conditional(node, d):
@@ -866,21 +888,28 @@ def evaluate(expr_or_text, my=None, target=None, now=None):
     if isinstance(expr_or_text, str):
         fn, maxd, cost = compiled_text_with_cost(expr_or_text)
     else:
-        fn, maxd, cost = compiled_with_cost(expr_or_text)
-    budget = _budget.current()
-    if budget is None:  # no command around: this evaluation is the command
-        token = _budget.activate(Budget())
         try:
-            return _run(fn, maxd, cost, my, target, now)
+            fn, maxd, cost = expr_or_text._compiled
+        except AttributeError:
+            fn, maxd, cost = compiled_with_cost(expr_or_text)
+    budget = _current_budget()
+    if budget is None:  # no command around: this evaluation is the command
+        budget = Budget()
+        token = _budget.activate(budget)
+        try:
+            return _run(fn, maxd, cost, my, target, now, budget)
         finally:
             _budget.deactivate(token)
-    return _run(fn, maxd, cost, my, target, now)
+    return _run(fn, maxd, cost, my, target, now, budget)
 
 
-def _run(fn, maxd, cost, my, target, now):
-    """Evaluate a compiled expression with the current budget; failures of any budget give ERROR."""
+_current_budget = _budget.current
+
+
+def _run(fn, maxd, cost, my, target, now, budget):
+    """Evaluate a compiled expression with ``budget``; failures of any budget give ERROR."""
     my_ad = my if my is None or type(my) is ClassAd else as_ad(my)
-    st = _State(now)
+    st = _State(now, budget)
     if target is not None:
         if my_ad is None:
             my_ad = ClassAd()
@@ -891,14 +920,16 @@ def _run(fn, maxd, cost, my, target, now):
     if maxd > MAX_DEPTH:
         return ERROR
     try:
-        st.pay(cost)
+        st.steps = -cost
+        budget.refill(st)
         return fn(my_ad, st)
     except (EvalFailure, BudgetSpent):
         return ERROR
     except RecursionError:  # Python's own stack, should the budgets above ever not suffice
         return ERROR
     finally:
-        st.budget.give_back(st)
+        if st.steps > 0:  # the part of the chunk not used goes back
+            budget.work += st.steps
 
 
 def evaluate_in(node, cur, st):

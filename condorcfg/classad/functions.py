@@ -2227,10 +2227,25 @@ def is_constant_call(name: str, argument_count: int) -> bool:
     return argument_count >= NOW_WITHOUT_ARGUMENTS.get(lowered, 0)
 
 
-def _const_fn(value):
+def const_fn(value):
+    """The compiled form of a constant: ``fn(cur, st)`` returning ``value`` (see :func:`const_value`)."""
     def const(cur, st):
         return value
     return const
+
+
+_CONST_CODE = const_fn(None).__code__
+
+
+def const_value(fn):
+    """``(True, value)`` if ``fn`` was made by :func:`const_fn`, else ``(False, None)``.
+
+    Told by the code object every constant shares: no attribute is set on each function
+    (a function's attribute dict costs more than the function).
+    """
+    if fn.__code__ is _CONST_CODE:
+        return True, fn.__closure__[0].cell_contents
+    return False, None
 
 
 LIST_ITEM_BYTES = 128  # memory one element of a list a function makes costs (its node and value)
@@ -2271,10 +2286,10 @@ def compile_call(node, d, compile_fn):
     maxd = max([m for _, m in compiled_args], default=0)
     fns = [f for f, _ in compiled_args]
     if spec is None:
-        return _const_fn(ERROR), maxd
+        return const_fn(ERROR), maxd
     lo, hi, impl, kind = spec
     if n < lo or (hi is not None and n > hi):
-        return _const_fn(ERROR), maxd
+        return const_fn(ERROR), maxd
     # (absTime("literal") / relTime("literal") are folded by the parser, as HTCondor's does; a string
     # that reaches the call otherwise - built by constant folding, say - is a run-time string)
     if kind == "l":
