@@ -40,7 +40,7 @@ import time
 WORK_LIMIT = 2_000_000
 BYTES_LIMIT = 256 * 1024 * 1024
 REGEX_SECONDS = 0.5
-_CHUNK = 2048  # work handed to an evaluation at a time, so the hot path counts in a local int
+WORK_CHUNK = 2048  # work handed to an evaluation at a time, so the hot path counts in a local int
 
 _active: contextvars.ContextVar = contextvars.ContextVar("condorcfg_classad_budget", default=None)
 
@@ -69,7 +69,7 @@ class Budget:
             self.work = 0
             self._spend("work")
             raise BudgetSpent(self.message())
-        grant = min(need + _CHUNK, self.work)
+        grant = min(need + WORK_CHUNK, self.work)
         self.work -= grant
         st.steps += grant
 

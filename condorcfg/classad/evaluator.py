@@ -32,7 +32,7 @@ import time as _time
 
 from condorcfg.classad import ast, functions
 from condorcfg.classad import budget as _budget
-from condorcfg.classad.budget import Budget, BudgetSpent
+from condorcfg.classad.budget import WORK_CHUNK, Budget, BudgetSpent
 from condorcfg.classad.operators import (
     INT_MAX, INT_MIN, LONG_STRING, PARSE_UNITS_PER_CHAR, EvalFailure, arith, bitwise, compare, fold_ascii, identical,
     int_div, logical, logical_and, logical_or, pay_for_length, unary, wrap,
@@ -920,8 +920,13 @@ def _run(fn, maxd, cost, my, target, now, budget):
     if maxd > MAX_DEPTH:
         return ERROR
     try:
-        st.steps = -cost
-        budget.refill(st)
+        grant = cost + WORK_CHUNK
+        if budget.spent is None and budget.work >= grant:  # budget.refill(st), inline: once per evaluation
+            budget.work -= grant
+            st.steps = WORK_CHUNK
+        else:
+            st.steps = -cost
+            budget.refill(st)
         return fn(my_ad, st)
     except (EvalFailure, BudgetSpent):
         return ERROR
