@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 import condorcfg
+from condorcfg.classad.analysis import UNKNOWN, constant_value as fold
 from condorcfg.classad import functions
 from condorcfg.classad.parser import parse
 from condorcfg.lint import engine
-from condorcfg.lint.checks._fold import UNKNOWN, fold
 from condorcfg.lint.rules import load_rules
 
 RULES = load_rules([Path(__file__).resolve().parents[1] / "rules"])

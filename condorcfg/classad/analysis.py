@@ -12,10 +12,20 @@
   the real evaluator; TARGET references and unscoped names MY does not define
   (they fall back to TARGET in a match) stay symbolic.  ``&&``, ``||``,
   ``?:`` and ``c ? a : b`` short-cut exactly as HTCondor evaluates them.
+* :func:`constant_value` is the same folder with no ad at all, for lint: the
+  value an expression has whatever the ads say, or :data:`UNKNOWN`.  It also
+  takes the verdicts that hold for every value an unknown operand can have
+  but an error (``X && false`` is false, ``c ? 1 : 1`` is 1): an error there is
+  a different finding.
+
+Folding evaluates constant parts with the evaluator, so it pays from the ClassAd
+budget of the command (:mod:`condorcfg.classad.budget`); a part evaluated once a
+limit of that budget is spent stays unfolded (its ERROR would be the budget's).
 """
 from __future__ import annotations
 
 from condorcfg.classad import ast
+from condorcfg.classad import budget as _budget
 from condorcfg.classad.functions import is_constant_call
 from condorcfg.classad.values import ERROR, UNDEFINED, AbsTime, RelTime
 from condorcfg.records import factory, record
@@ -83,6 +93,29 @@ def partial_evaluate_detailed(node: ast.Node, my_ad) -> PartialResult:
     return result
 
 
+UNKNOWN = object()  # what constant_value() returns for an expression the ads decide
+_MAX_CONSTANT_NODES = 5000  # larger expressions are not folded for lint (bounded work on hostile input)
+
+
+class _TooBig(Exception):
+    pass
+
+
+def constant_value(node: ast.Node):
+    """The value of ``node`` whatever the ads say (a scalar, UNDEFINED or ERROR), or :data:`UNKNOWN`.
+
+    Every attribute reference, and every call that reads the clock, chance, the ads or the
+    host, is unknown (see the module docstring for the verdicts taken over unknown operands).
+    """
+    with _budget.command_budget():
+        folder = _Folder(None, PartialResult(node), whatever_the_ads=True)
+        try:
+            folded = folder.fold(node, ())
+        except (RecursionError, _TooBig):
+            return UNKNOWN
+    return folded.value if type(folded) is ast.Literal else UNKNOWN
+
+
 def _is_const(node) -> bool:
     return type(node) is ast.Literal
 
@@ -94,9 +127,11 @@ def _literal(value, like: ast.Node) -> ast.Node | None:
 
 
 class _Folder:
-    def __init__(self, my_ad, result: PartialResult):
+    def __init__(self, my_ad, result: PartialResult, whatever_the_ads: bool = False):
         self.my = my_ad
         self.result = result
+        self.whatever_the_ads = whatever_the_ads  # constant_value(): verdicts over unknown operands
+        self.nodes_left = _MAX_CONSTANT_NODES if whatever_the_ads else -1
 
     def _evaluate(self, node: ast.Node) -> ast.Node:
         """Evaluate a subtree whose operands are all constants; keep it if the value is not a scalar."""
@@ -106,6 +141,11 @@ class _Folder:
             value = evaluate(node)
         except Exception:  # noqa: BLE001 - an evaluator failure must not end the analysis
             return node
+        budget = _budget.current()
+        if budget is not None and budget.spent:
+            return node  # evaluated with a limit spent: the value may be the limit's ERROR
+        if self.whatever_the_ads:  # lists and ads too: lint asks for the value, not a tree to print
+            return ast.Literal(value, node.line, node.column)
         folded = _literal(value, node)
         return folded if folded is not None else node
 
@@ -125,6 +165,10 @@ class _Folder:
         return "error"
 
     def fold(self, node: ast.Node, expanding: tuple) -> ast.Node:
+        if self.nodes_left >= 0:
+            self.nodes_left -= 1
+            if self.nodes_left < 0:
+                raise _TooBig
         kind = type(node)
         if kind is ast.Literal:
             return node
@@ -141,8 +185,11 @@ class _Folder:
                 return self.fold(node.otherwise, expanding)
             if truth in ("undefined", "error"):
                 return ast.Literal(UNDEFINED if truth == "undefined" else ERROR, line=node.line, column=node.column)
-            return ast.Conditional(cond, self.fold(node.then, expanding), self.fold(node.otherwise, expanding),
-                                   line=node.line, column=node.column)
+            then, otherwise = self.fold(node.then, expanding), self.fold(node.otherwise, expanding)
+            if self.whatever_the_ads and _is_const(then) and _is_const(otherwise) \
+                    and type(then.value) is type(otherwise.value) and then.value == otherwise.value:
+                return then  # c ? 1 : 1 is 1 whatever c is (but an error)
+            return ast.Conditional(cond, then, otherwise, line=node.line, column=node.column)
         if kind is ast.Elvis:
             left = self.fold(node.left, expanding)
             if _is_const(left):
@@ -151,6 +198,8 @@ class _Folder:
         if kind is ast.RecordExpr or kind is ast.ListExpr:
             return node  # values in their own right; their insides are evaluated lazily
         if kind is ast.Call:
+            if self.whatever_the_ads and node.name.lower() == "ifthenelse" and len(node.args) == 3:  # lazy, like ?:
+                return self.fold(ast.Conditional(*node.args, line=node.line, column=node.column), expanding)
             args = [self.fold(arg, expanding) for arg in node.args]
             rebuilt = ast.Call(node.name, args, line=node.line, column=node.column)
             if is_constant_call(node.name, len(args)) and all(_is_const(a) for a in args):
@@ -187,8 +236,8 @@ class _Folder:
         rebuilt = ast.BinaryOp(node.op, left, right, line=node.line, column=node.column)
         if _is_const(left) and _is_const(right):
             return self._evaluate(rebuilt)
-        # undefined && false is false, undefined || true is true, whatever is on the left
-        if _is_const(right) and self._truth(right) == short and truth is not None:
+        # undefined && false is false, undefined || true is true, whatever is on the left (but an error)
+        if _is_const(right) and self._truth(right) == short and (truth is not None or self.whatever_the_ads):
             return ast.Literal(short == "true", line=node.line, column=node.column)
         return rebuilt
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
+from condorcfg.classad.analysis import constant_value as fold
 from condorcfg.diagnostics import Text
 from condorcfg.lint.checks import check
-from condorcfg.lint.checks._fold import fold
 from condorcfg.lint.checks._releases import releases_knowing
 from condorcfg.lint.checks._trace import POLICY_ATTRIBUTES
 from condorcfg.lint.checks._util import (EXPRESSION_KNOBS, describe, empty_macro_causes, empty_macro_notes, export_lists,

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
+from condorcfg.classad.analysis import UNKNOWN, constant_value as fold
 from condorcfg.diagnostics import Text
 from condorcfg.lint.checks import check
-from condorcfg.lint.checks._fold import UNKNOWN, fold
 from condorcfg.lint.checks._outcomes import ANY_JOB, DEFINED, NO_JOB, E, T, U, Outcomes
 from condorcfg.lint.checks._trace import Reach, full_chain, responsible, route, slot_attribute_knobs, span_for, \
     trace_attributes
