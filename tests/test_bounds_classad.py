@@ -457,3 +457,21 @@ def test_a_mib_of_expression_text_parses_within_two_seconds(kind, syntax):
         pass
     took = cpu() - start
     assert took < 2 * len(text) / MIB + SLACK, f"{len(text) / MIB:.2f} MiB of {kind} took {took:.1f} s"
+
+
+def test_an_evaluation_is_charged_its_tree_size():
+    """compiled_with_cost counts the nodes while compiling (no second walk): the same count as tree_size."""
+    from condorcfg.classad import evaluator
+    from condorcfg.classad.parser import _parse_uncached
+
+    from test_classad_grammar import _texts
+
+    checked = 0
+    for text in _texts(5, 2000):
+        try:
+            tree = _parse_uncached(text, "old")
+        except ClassAdSyntaxError:
+            continue
+        assert evaluator.compiled_with_cost(tree)[2] == evaluator.tree_size(tree), text
+        checked += 1
+    assert checked > 1500

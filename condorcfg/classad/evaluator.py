@@ -159,9 +159,21 @@ def compiled_with_cost(node) -> tuple:
         return node._compiled
     except AttributeError:
         pass
-    fn, maxd = _compile(node, 0)
-    node._compiled = hit = (fn, maxd, tree_size(node))
+    outer = _compiled_nodes[0]  # (a compilation inside another keeps the outer count)
+    _compiled_nodes[0] = 0
+    try:
+        fn, maxd = _compile(node, 0)
+        size = _compiled_nodes[0]
+    finally:
+        _compiled_nodes[0] = outer
+    node._compiled = hit = (fn, maxd, size)
     return hit
+
+
+# Nodes compiled so far by the compilation running: its tree's size, counted on the way (every
+# node passes through _compile, or is counted by the parent that compiles it directly; lists and
+# records, whose items compile when evaluated, add their items' sizes) instead of a second walk.
+_compiled_nodes = [0]
 
 
 def tree_size(node) -> int:
@@ -266,6 +278,7 @@ _const = functions.const_fn
 
 def _compile(node, d: int) -> tuple:
     """Compile ``node`` found under ``d`` depth-counting ancestors; returns (fn, maxd)."""
+    _compiled_nodes[0] += 1
     handler = _COMPILERS.get(type(node))
     if handler is None:
         for base, h in _COMPILERS.items():
@@ -577,6 +590,7 @@ def _c_subscript(node, d):
 
 def _c_list(node, d):
     items = list(node.items)
+    _compiled_nodes[0] += sum(tree_size(item) for item in items)
 
     def make_list(cur, st):
         return ClassAdList(items, cur)
@@ -584,6 +598,7 @@ def _c_list(node, d):
 
 
 def _c_record(node, d):
+    _compiled_nodes[0] += sum(tree_size(expr) for _, expr in node.attrs)
     template: dict = {}
     for name, expr in node.attrs:
         key = name.lower()
@@ -618,9 +633,17 @@ def _c_binary(node, d):
     compilers = _COMPILERS
     left, right = node.left, node.right
     handler = compilers.get(type(left))
-    lf, lmax = handler(left, p) if handler else _compile(left, p)
+    if handler:
+        _compiled_nodes[0] += 1
+        lf, lmax = handler(left, p)
+    else:
+        lf, lmax = _compile(left, p)
     handler = compilers.get(type(right))
-    rf, rmax = handler(right, p) if handler else _compile(right, p)
+    if handler:
+        _compiled_nodes[0] += 1
+        rf, rmax = handler(right, p)
+    else:
+        rf, rmax = _compile(right, p)
     make = _BINARY_MAKERS.get(node.op) or _BINARY_MAKERS.get(node.op.lower())  # ('IS' in a hand-built tree)
     fn = make(lf, rf) if make else _error_fn
     if lmax < p:
