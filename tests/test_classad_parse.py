@@ -343,3 +343,22 @@ def test_pathological_token_texts_are_linear(text):
         except ClassAdSyntaxError:
             pass
     assert time.process_time() - started < 2.0
+
+
+@pytest.mark.parametrize("text, column, says", [
+    ("a +", 4, "ends too early; expected an operand"),
+    ("(a b", 4, "unexpected name 'b'; expected an operator or ')'"),
+    ("f(a,)", 5, "unexpected ')'; expected an operand"),
+    ("f(a b)", 5, "expected an operator, ',' or ')'"),
+    ("{1 2}", 4, "expected an operator, ',' or '}'"),
+    ("[a=1 b=2]", 6, "expected an operator, ';' or ']'"),
+    ("[a 1]", 4, "expected '='"),
+    ("a ?: -b", 6, "the right side of '?:' must be a simple operand"),
+    ("1 2", 3, "already complete before it"),
+    ("a ? b", 6, "expected ':'"),
+    ("x.", 3, "expected a name after '.'"),
+])
+def test_syntax_errors_say_where_and_what_was_expected(text, column, says):
+    with pytest.raises(ClassAdSyntaxError) as info:
+        parse(text)
+    assert (info.value.line, info.value.column) == (1, column) and says in info.value.message, info.value

@@ -346,9 +346,16 @@ class _Parser:
         if kind == "LITERAL" and tokens[i + 1][0] not in _CONTINUES:
             self.i = i + 1
             return ast.Literal(tok[1], tok[2], tok[3])
-        if kind == "IDENT" and tokens[i + 1][0] not in _CONTINUES:
-            self.i = i + 1
-            return ast.AttrRef(tok[1], None, None, False, tok[2], tok[3])
+        if kind == "IDENT":
+            after = tokens[i + 1][0]
+            if after not in _CONTINUES:
+                self.i = i + 1
+                return ast.AttrRef(tok[1], None, None, False, tok[2], tok[3])
+            if after == "DOT" and tokens[i + 2][0] == "IDENT" and tokens[i + 3][0] not in _CONTINUES:
+                scope = _SCOPES.get(tok[1].lower())  # MY.x, TARGET.x: what build_select makes of them
+                if scope:
+                    self.i = i + 3
+                    return ast.AttrRef(tokens[i + 2][1], scope, tok[1], False, tok[2], tok[3])
         if kind == "LPAR":  # here rather than in primary(): two frames a level of parentheses
             self.i = i + 1
             inner = self.expression()
@@ -416,13 +423,13 @@ class _Parser:
             if tokens[self.i][0] != "LPAR":
                 return ast.AttrRef(tok[1], None, None, kind == "QIDENT", tok[2], tok[3])
             self.i += 1
-            return build_call(tok, self.items("RPAR", ("COMMA", "SEMI"), "expected ',' or ')'"))
+            return build_call(tok, self.items("RPAR", ("COMMA", "SEMI"), "expected an operator, ',' or ')'"))
         if kind == "LPAR":
             inner = self.expression()
             self.expect("RPAR", "expected an operator or ')'")
             return ast.Paren(inner, tok[2], tok[3])
         if kind == "LBRACE":
-            return ast.ListExpr(self.items("RBRACE", ("COMMA",), "expected ',' or '}'"), tok[2], tok[3])
+            return ast.ListExpr(self.items("RBRACE", ("COMMA",), "expected an operator, ',' or '}'"), tok[2], tok[3])
         if kind == "LSQB":
             return build_record(tok, self.attributes())
         if kind == "DOT":
