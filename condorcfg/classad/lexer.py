@@ -7,10 +7,12 @@ token, integer literals with a leading zero are refused, and the *old* syntax
 (config files, ``condor_status -l``) reads strings differently from the *new*
 (``[ ... ]``) syntax.
 
-One regular expression finds each token's kind (the group that matched) and
-end; the few context-sensitive cases (a glued ``-``, numbers other than plain
-integers, strings with escapes) are finished by hand.  A token is the tuple
-``(type, value, line, column)``; the list ends with ``('$END', None, ...)``.
+Two readers give the same tokens.  Most texts are read by one ``findall()`` of a
+regular expression over the common tokens (names, plain numbers, operators, strings
+without escapes); a text with anything else -- comments, escapes, hex, ``.5``, a bad
+character -- is read token by token, by a regular expression whose matching group
+names the kind, with the context-sensitive cases finished by hand.  A token is the
+tuple ``(type, value, line, column)``; the list ends with ``('$END', None, ...)``.
 """
 from __future__ import annotations
 
@@ -57,7 +59,7 @@ _OPERATOR_TOKENS = {
     "&": ("BAND", "&"), "|": ("BOR", "|"), "^": ("BXOR", "^"), "<": ("RELOP", "<"), ">": ("RELOP", ">"),
     "+": ("PLUS", "+"), "-": ("MINUS", "-"), "*": ("MULOP", "*"), "/": ("MULOP", "/"), "%": ("MULOP", "%"),
     "!": ("NOTOP", "!"), "~": ("NOTOP", "~"), "=": ("ASSIGN", "="), ":": ("COLON", ":"),
-    ",": ("COMMA", ","), ";": ("SEMI", ";"), "(": ("LPAR", "("), (")"): ("RPAR", ")"),
+    ",": ("COMMA", ","), ";": ("SEMI", ";"), "(": ("LPAR", "("), ")": ("RPAR", ")"),
     "[": ("LSQB", "["), "]": ("RSQB", "]"), "{": ("LBRACE", "{"), "}": ("RBRACE", "}"),
     "?": ("QMARK", "?"), ".": ("DOT", "."),
 }
