@@ -704,52 +704,23 @@ def _make_isnt(lf, rf):
     return not_identical
 
 
-def _make_add(lf, rf):
-    def add(cur, st):
-        a = lf(cur, st)
-        b = rf(cur, st)
-        ta = type(a)
-        tb = type(b)
-        if ta is int and tb is int:
-            r = a + b
-            return r if INT_MIN <= r <= INT_MAX else wrap(r)
-        if (ta is float or ta is int) and (tb is float or tb is int):
-            r = a + b
-            return ERROR if r == math.inf else r
-        return arith("+", a, b)
-    return add
-
-
-def _make_sub(lf, rf):
-    def sub(cur, st):
-        a = lf(cur, st)
-        b = rf(cur, st)
-        ta = type(a)
-        tb = type(b)
-        if ta is int and tb is int:
-            r = a - b
-            return r if INT_MIN <= r <= INT_MAX else wrap(r)
-        if (ta is float or ta is int) and (tb is float or tb is int):
-            r = a - b
-            return ERROR if r == math.inf else r
-        return arith("-", a, b)
-    return sub
-
-
-def _make_mul(lf, rf):
-    def mul(cur, st):
-        a = lf(cur, st)
-        b = rf(cur, st)
-        ta = type(a)
-        tb = type(b)
-        if ta is int and tb is int:
-            r = a * b
-            return r if INT_MIN <= r <= INT_MAX else wrap(r)
-        if (ta is float or ta is int) and (tb is float or tb is int):
-            r = a * b
-            return ERROR if r == math.inf else r
-        return arith("*", a, b)
-    return mul
+def _arithmetic(pyop, op):
+    """Closures for + - * with the int/int (64-bit wrap) and real fast paths inline."""
+    def make(lf, rf):
+        def arith_op(cur, st):
+            a = lf(cur, st)
+            b = rf(cur, st)
+            ta = type(a)
+            tb = type(b)
+            if ta is int and tb is int:
+                r = pyop(a, b)
+                return r if INT_MIN <= r <= INT_MAX else wrap(r)
+            if (ta is float or ta is int) and (tb is float or tb is int):
+                r = pyop(a, b)
+                return ERROR if r == math.inf else r
+            return arith(op, a, b)
+        return arith_op
+    return make
 
 
 def _make_div(lf, rf):
@@ -805,7 +776,8 @@ def _bitwise(op):
 # by hand may use any.
 _BINARY_MAKERS = {
     "&&": _make_and, "||": _make_or, "is": _make_is, "=?=": _make_is, "isnt": _make_isnt, "=!=": _make_isnt,
-    "+": _make_add, "-": _make_sub, "*": _make_mul, "/": _make_div, "%": _make_mod,
+    "+": _arithmetic(_operator.add, "+"), "-": _arithmetic(_operator.sub, "-"), "*": _arithmetic(_operator.mul, "*"),
+    "/": _make_div, "%": _make_mod,
     "==": _comparison(_operator.eq, "=="), "!=": _comparison(_operator.ne, "!="),
     "<": _comparison(_operator.lt, "<"), "<=": _comparison(_operator.le, "<="),
     ">": _comparison(_operator.gt, ">"), ">=": _comparison(_operator.ge, ">="),
