@@ -135,7 +135,10 @@ def reference():
         if len(tokens) == 1:
             raise ClassAdSyntaxError("empty expression", 1, 1)
         try:
-            return classad_parser._check_depth(grammar.parse(tokens), len(tokens))
+            tree = grammar.parse(tokens)
+            if classad_parser._depth(tree) > classad_parser.MAX_DEPTH:
+                raise ClassAdSyntaxError("too deep", tree.line, tree.column)
+            return tree
         except lark.exceptions.UnexpectedToken as exc:
             tok = exc.token
             if tok.type == "$END":

@@ -285,12 +285,13 @@ class _Parser:
     this parser's recursion (at most six frames a level) bounded.
     """
 
-    __slots__ = ("tokens", "i", "depth")
+    __slots__ = ("tokens", "i", "depth", "deepest")
 
     def __init__(self, tokens: list[tuple], i: int = 0):
         self.tokens = tokens
         self.i = i
         self.depth = 0
+        self.deepest = 0  # the most nested expressions read at once (see _check_depth)
 
     def expect(self, kind: str, hint: str) -> tuple:
         tok = self.tokens[self.i]
@@ -302,8 +303,10 @@ class _Parser:
     def expression(self):
         """Operands joined by binary operators (by precedence, left to right), then maybe ``? a : b``."""
         self.depth += 1
-        if self.depth > MAX_DEPTH:
-            raise _too_deep(self.tokens[self.i])
+        if self.depth > self.deepest:
+            self.deepest = self.depth
+            if self.depth > MAX_DEPTH:
+                raise _too_deep(self.tokens[self.i])
         tokens = self.tokens
         binary = _BINARY
         node = self.unary()
@@ -496,10 +499,22 @@ def _depth(node) -> int:
     return deepest
 
 
-def _check_depth(node, token_count: int):
-    # a tree cannot be deeper than its token count: only long texts need the walk
-    # (the parser refuses deep nesting as it reads; left-associative chains are checked here)
-    if token_count > MAX_DEPTH and _depth(node) > MAX_DEPTH:
+# Tokens whose node adds a level to the tree inside one nested expression (binary and prefix
+# operators, '.', '[', '?', '?:'); the other levels are the nested expressions themselves.
+_CHAINING = frozenset(_BINARY) | {"NOTOP", "DOT", "LSQB", "QMARK", "ELVIS"}
+
+
+def _check_depth(node, tokens: list[tuple], deepest: int):
+    """Refuse a tree deeper than MAX_DEPTH; ``deepest`` is the parser's most nested expressions.
+
+    The parser refuses deep nesting as it reads; left-associative chains are checked here.  A
+    path down the tree has, in each nested expression it passes, one node per chaining token
+    and one more: so ``deepest`` plus the chaining tokens bounds the depth, and only when that
+    bound is too high is the tree walked (a thousand nested parentheses need no walk).
+    """
+    if len(tokens) <= MAX_DEPTH or deepest + sum(1 for tok in tokens if tok[0] in _CHAINING) <= MAX_DEPTH:
+        return node
+    if _depth(node) > MAX_DEPTH:
         raise ClassAdSyntaxError(f"expression nested more than {MAX_DEPTH} levels deep "
                                  "(condorcfg's limit); split it into several attributes", node.line, node.column)
     return node
@@ -514,7 +529,7 @@ def parse_tokens(tokens: list[tuple]) -> ast.Node:
     tok = tokens[parser.i]
     if tok[0] != "$END":
         raise _syntax_error(tok, _COMPLETE_HINT)
-    return _check_depth(node, len(tokens))
+    return _check_depth(node, tokens, parser.deepest)
 
 
 def _parse_uncached(text: str, syntax: str) -> ast.Node:
@@ -579,7 +594,7 @@ def _parse_new_ads(text: str) -> list[ClassAd]:
         start = parser.i
         parser.i += 1
         parser.depth = 1
-        record = _check_depth(build_record(tok, parser.attributes()), parser.i - start)
+        record = _check_depth(build_record(tok, parser.attributes()), tokens[start:parser.i], parser.deepest)
         ads.append(ClassAd(record.attrs))
     return ads
 
