@@ -663,32 +663,23 @@ _CONST_CODE = _const(None).__code__
 
 
 # op -> make(lf, rf): the closure evaluating ``left op right``, with inline fast paths
-def _make_and(lf, rf):
-    def and_(cur, st):
-        a = lf(cur, st)
-        if a is True:  # fast paths for booleans
-            b = rf(cur, st)
-            if b is True or b is False:
-                return b
-            return logical(b)
-        if a is False:
-            return False
-        return logical_and(a, lambda: rf(cur, st))
-    return and_
+def _logical(decides: bool, slow):
+    """Closures for && (decided by false) and || (decided by true), booleans on the fast path."""
+    passes = not decides
 
-
-def _make_or(lf, rf):
-    def or_(cur, st):
-        a = lf(cur, st)
-        if a is False:
-            b = rf(cur, st)
-            if b is True or b is False:
-                return b
-            return logical(b)
-        if a is True:
-            return True
-        return logical_or(a, lambda: rf(cur, st))
-    return or_
+    def make(lf, rf):
+        def logical_op(cur, st):
+            a = lf(cur, st)
+            if a is passes:  # true && b, false || b: b's truth value
+                b = rf(cur, st)
+                if b is True or b is False:
+                    return b
+                return logical(b)
+            if a is decides:
+                return decides
+            return slow(a, lambda: rf(cur, st))
+        return logical_op
+    return make
 
 
 def _make_is(lf, rf):
@@ -775,7 +766,8 @@ def _bitwise(op):
 # The parser spells '=?=' and '=!=' as 'is' and 'isnt' (HTCondor prints them so); trees built
 # by hand may use any.
 _BINARY_MAKERS = {
-    "&&": _make_and, "||": _make_or, "is": _make_is, "=?=": _make_is, "isnt": _make_isnt, "=!=": _make_isnt,
+    "&&": _logical(False, logical_and), "||": _logical(True, logical_or),
+    "is": _make_is, "=?=": _make_is, "isnt": _make_isnt, "=!=": _make_isnt,
     "+": _arithmetic(_operator.add, "+"), "-": _arithmetic(_operator.sub, "-"), "*": _arithmetic(_operator.mul, "*"),
     "/": _make_div, "%": _make_mod,
     "==": _comparison(_operator.eq, "=="), "!=": _comparison(_operator.ne, "!="),
