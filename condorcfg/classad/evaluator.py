@@ -171,8 +171,8 @@ def compiled_with_cost(node) -> tuple:
 
 
 # Nodes compiled so far by the compilation running: its tree's size, counted on the way (every
-# node passes through _compile, or is counted by the parent that compiles it directly; lists and
-# records, whose items compile when evaluated, add their items' sizes) instead of a second walk.
+# node passes through _compile; lists and records, whose items compile when evaluated, add their
+# items' sizes) instead of a second walk.
 _compiled_nodes = [0]
 
 
@@ -630,20 +630,8 @@ def _fold(fn, *children):
 
 def _c_binary(node, d):
     p = d + 1
-    compilers = _COMPILERS
-    left, right = node.left, node.right
-    handler = compilers.get(type(left))
-    if handler:
-        _compiled_nodes[0] += 1
-        lf, lmax = handler(left, p)
-    else:
-        lf, lmax = _compile(left, p)
-    handler = compilers.get(type(right))
-    if handler:
-        _compiled_nodes[0] += 1
-        rf, rmax = handler(right, p)
-    else:
-        rf, rmax = _compile(right, p)
+    lf, lmax = _compile(node.left, p)
+    rf, rmax = _compile(node.right, p)
     make = _BINARY_MAKERS.get(node.op) or _BINARY_MAKERS.get(node.op.lower())  # ('IS' in a hand-built tree)
     fn = make(lf, rf) if make else _error_fn
     if lmax < p:
