@@ -261,9 +261,9 @@ def _syntax_error(tok, hint: str) -> ClassAdSyntaxError:
     return ClassAdSyntaxError(f"{message}; {hint}", tok[2], tok[3])
 
 
-def _too_deep(tok) -> ClassAdSyntaxError:
+def _too_deep(line: int, column: int) -> ClassAdSyntaxError:
     return ClassAdSyntaxError(f"expression nested more than {MAX_DEPTH} levels deep "
-                              "(condorcfg's limit); split it into several attributes", tok[2], tok[3])
+                              "(condorcfg's limit); split it into several attributes", line, column)
 
 
 # --------------------------------------------------------------------------- the parser
@@ -306,7 +306,7 @@ class _Parser:
         if self.depth > self.deepest:
             self.deepest = self.depth
             if self.depth > MAX_DEPTH:
-                raise _too_deep(self.tokens[self.i])
+                raise _too_deep(*self.tokens[self.i][2:])
         tokens = self.tokens
         binary = _BINARY
         node = self.unary()
@@ -373,7 +373,7 @@ class _Parser:
             self.i += 1
             tok = tokens[self.i]
         if self.depth + len(prefixes) > MAX_DEPTH:
-            raise _too_deep(prefixes[MAX_DEPTH - self.depth])
+            raise _too_deep(*prefixes[MAX_DEPTH - self.depth][2:])
         node = self.postfix(self.primary(False))
         for tok in reversed(prefixes):
             node = ast.UnaryOp(tok[1], node, tok[2], tok[3])
@@ -388,7 +388,7 @@ class _Parser:
         while self.tokens[self.i][0] == "ELVIS":
             self.i += 1
             if self.depth + len(chain) > MAX_DEPTH:
-                raise _too_deep(self.tokens[self.i - 1])
+                raise _too_deep(*self.tokens[self.i - 1][2:])
             chain.append(self.selectors(self.primary(True)))
         node = chain.pop()
         while chain:
@@ -515,8 +515,7 @@ def _check_depth(node, tokens: list[tuple], deepest: int):
     if len(tokens) <= MAX_DEPTH or deepest + sum(1 for tok in tokens if tok[0] in _CHAINING) <= MAX_DEPTH:
         return node
     if _depth(node) > MAX_DEPTH:
-        raise ClassAdSyntaxError(f"expression nested more than {MAX_DEPTH} levels deep "
-                                 "(condorcfg's limit); split it into several attributes", node.line, node.column)
+        raise _too_deep(node.line, node.column)
     return node
 
 
