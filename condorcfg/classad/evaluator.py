@@ -274,6 +274,7 @@ def _entry_code(entry) -> None:
 
 
 _const = functions.const_fn
+_CONST_CODE = functions.CONST_CODE  # (a constant child lets its parent fold)
 
 
 def _compile(node, d: int) -> tuple:
@@ -645,9 +646,6 @@ def _c_binary(node, d):
 
 def _error_fn(cur, st):
     return ERROR
-
-
-_CONST_CODE = _const(None).__code__
 
 
 # op -> make(lf, rf): the closure evaluating ``left op right``, with inline fast paths

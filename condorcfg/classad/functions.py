@@ -2234,7 +2234,7 @@ def const_fn(value):
     return const
 
 
-_CONST_CODE = const_fn(None).__code__
+CONST_CODE = const_fn(None).__code__  # every constant's code: what tells one (see const_value)
 
 
 def const_value(fn):
@@ -2243,7 +2243,7 @@ def const_value(fn):
     Told by the code object every constant shares: no attribute is set on each function
     (a function's attribute dict costs more than the function).
     """
-    if fn.__code__ is _CONST_CODE:
+    if fn.__code__ is CONST_CODE:
         return True, fn.__closure__[0].cell_contents
     return False, None
 
