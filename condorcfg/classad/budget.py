@@ -42,6 +42,8 @@ BYTES_LIMIT = 256 * 1024 * 1024
 REGEX_SECONDS = 0.5
 WORK_CHUNK = 2048  # work handed to an evaluation at a time, so the hot path counts in a local int
 
+_DEFAULT_LIMITS = (WORK_LIMIT, BYTES_LIMIT, REGEX_SECONDS)
+
 _active: contextvars.ContextVar = contextvars.ContextVar("condorcfg_classad_budget", default=None)
 
 
@@ -60,6 +62,14 @@ class Budget:
         self.regex_seconds = regex_seconds
         self.limits = (work, bytes, regex_seconds)  # for the message (every evaluate() outside a command makes one)
         self.spent: str | None = None  # the first limit that ran out: "work", "bytes" or "regex"
+
+    def renew(self) -> bool:
+        """Back to full, for reuse by the next evaluation outside a command; False (and unchanged)
+        once a limit was spent or the limits are not the defaults: such a budget is not reused."""
+        if self.spent is not None or self.limits != _DEFAULT_LIMITS:
+            return False
+        self.work, self.bytes, self.regex_seconds = _DEFAULT_LIMITS
+        return True
 
     # -- work ---------------------------------------------------------------------------
     def refill(self, st) -> None:
@@ -137,18 +147,12 @@ class Budget:
         return ""
 
 
-def current() -> Budget | None:
-    """The budget of the command running, or None outside :func:`command_budget`."""
-    return _active.get()
-
-
-def activate(budget: Budget):
-    """Make ``budget`` the current one; returns the token :func:`deactivate` needs."""
-    return _active.set(budget)
-
-
-def deactivate(token) -> None:
-    _active.reset(token)
+# current() -> the budget of the command running, or None outside :func:`command_budget`;
+# activate(budget) makes it the current one and returns the token deactivate(token) needs.
+# (The context variable's own methods: evaluate() calls them on every evaluation.)
+current = _active.get
+activate = _active.set
+deactivate = _active.reset
 
 
 @contextlib.contextmanager

@@ -469,10 +469,15 @@ def _c_attr(node, d):
             value = _lookup(root, k, st, p)
             return UNDEFINED if value is _MISS else value
         return absolute, p
-    # MY.x, TARGET.x, OTHER.x, PARENT.x: the scope word is itself an attribute reference
+    # MY.x, TARGET.x, OTHER.x, PARENT.x: the scope word is itself an (unscoped) attribute
+    # reference, one level deeper; it is compiled the first time a fast path below does not apply
     base_name = (node.scope_text or scope).lower()
-    base = ast.AttrRef(base_name, line=node.line, column=node.column)
-    base_fn, base_max = _c_attr(base, p)
+    base_fns = []
+
+    def base_fn(cur, st):
+        if not base_fns:
+            base_fns.append(_c_attr(ast.AttrRef(base_name, line=node.line, column=node.column), p)[0])
+        return base_fns[0](cur, st)
     if base_name == "my":
         def my_select(cur, st):
             if cur is None:
@@ -486,7 +491,7 @@ def _c_attr(node, d):
                 value = _lookup(cur, k, st, p)
                 return UNDEFINED if value is _MISS else value
             return _select_value(base_fn(cur, st), k, st, p)
-        return my_select, max(p + 1, base_max)
+        return my_select, p + 1
     if base_name in ("target", "other"):
         def target_select(cur, st):
             if cur is None:
@@ -509,11 +514,11 @@ def _c_attr(node, d):
                     value = _lookup(other, k, st, p)
                     return UNDEFINED if value is _MISS else value
             return _select_value(base_fn(cur, st), k, st, p)
-        return target_select, max(p + 1, base_max)
+        return target_select, p + 1
 
     def scoped(cur, st):
         return _select_value(base_fn(cur, st), k, st, p)
-    return scoped, max(p + 1, base_max)
+    return scoped, p + 1
 
 
 def _select_value(base, k, st, p):
@@ -618,15 +623,31 @@ _SCALARS = (int, float, str, bool, AbsTime, RelTime)
 
 
 def _fold(fn, *children):
-    """``fn`` as a constant when every child is a scalar constant (``15 * 60``): evaluate it once now."""
+    """``fn`` as a constant when every child is a scalar constant (``15 * 60``): evaluate it once now.
+
+    The command's budget pays, as if the expression ran (a config full of costly constant calls
+    cannot escape it by being compiled); outside a command a small one does.  A fold that fails
+    or would make a long string is left to run time: the tree means the same either way.
+    """
     for child in children:
         constant, v = functions.const_value(child)
         if not constant or not (isinstance(v, _SCALARS) or v is UNDEFINED or v is ERROR):
             return fn
-    try:  # compile time: a budget of its own, so compiling never depends on what a command has spent
-        return _const(fn(None, _State(budget=Budget())))
+    budget = _active_budget() or Budget(work=_FOLD_WORK, bytes=_FOLD_BYTES)
+    st = _State(budget=budget)
+    try:
+        value = fn(None, st)
     except (EvalFailure, BudgetSpent):
         return fn
+    finally:
+        budget.give_back(st)
+    if type(value) is str and len(value) > _FOLD_BYTES:
+        return fn
+    return _const(value)
+
+
+_FOLD_WORK = 20_000  # about 10 ms
+_FOLD_BYTES = 65_536  # a longer constant string is made at run time, paid by the command
 
 
 def _c_binary(node, d):
@@ -807,7 +828,7 @@ def _c_elvis(node, d):
 
 
 def _c_call(node, d):
-    return functions.compile_call(node, d, _compile)
+    return functions.compile_call(node, d, _compile, _fold)
 
 
 _COMPILERS = {
@@ -865,18 +886,23 @@ def evaluate(expr_or_text, my=None, target=None, now=None):
             fn, maxd, cost = expr_or_text._compiled
         except AttributeError:
             fn, maxd, cost = compiled_with_cost(expr_or_text)
-    budget = _current_budget()
-    if budget is None:  # no command around: this evaluation is the command
-        budget = Budget()
-        token = _budget.activate(budget)
+    budget = _active_budget()
+    if budget is None:  # no command around: this evaluation is the command, with a budget of its own
+        budget = _spare_budgets.pop() if _spare_budgets else Budget()
+        token = _activate(budget)
         try:
             return _run(fn, maxd, cost, my, target, now, budget)
         finally:
-            _budget.deactivate(token)
+            _deactivate(token)
+            if budget.renew():  # full again: the next evaluation outside a command takes it
+                _spare_budgets.append(budget)
     return _run(fn, maxd, cost, my, target, now, budget)
 
 
-_current_budget = _budget.current
+_active_budget, _activate, _deactivate = _budget.current, _budget.activate, _budget.deactivate
+# Budgets of finished evaluations made outside a command, renewed: making one is a third of
+# the fixed cost of a small evaluation.  A list (append/pop are atomic) keeps threads apart.
+_spare_budgets: list = []
 
 
 def _run(fn, maxd, cost, my, target, now, budget):

@@ -2271,12 +2271,14 @@ def _pay_args(args, budget) -> None:
     pay_for_length(size, budget)
 
 
-def compile_call(node, d, compile_fn):
+def compile_call(node, d, compile_fn, fold):
     """Compile a call node; returns ``(fn, maxd)``.
 
     Every call pays from the command's budget (:mod:`condorcfg.classad.budget`): work
     for long string arguments, bytes for the string or list it returns.  Lazy functions
     (``ifThenElse``, ``eval`` ...) return values made elsewhere, and pay inside.
+    A call whose value depends only on its arguments (:func:`is_constant_call`) is handed
+    to ``fold(fn, *argument_fns)``, which evaluates it once when every argument is a constant.
     """
     name = node.name.lower()
     spec = FUNCTIONS.get(name)
@@ -2290,12 +2292,23 @@ def compile_call(node, d, compile_fn):
     lo, hi, impl, kind = spec
     if n < lo or (hi is not None and n > hi):
         return const_fn(ERROR), maxd
+    fn = _call_closure(impl, kind, fns, nodes, d)
+    # (not regex functions: a match's time is the command's, never a compile-time allowance)
+    if n and name not in REGEX_ARGUMENT and all(f.__code__ is CONST_CODE for f in fns) \
+            and is_constant_call(name, n):
+        fn = fold(fn, *fns)
+    return fn, maxd
+
+
+def _call_closure(impl, kind, fns, nodes, d):
+    """``fn(cur, st)`` calling ``impl`` on the values of the argument closures ``fns``."""
+    n = len(fns)
     # (absTime("literal") / relTime("literal") are folded by the parser, as HTCondor's does; a string
     # that reaches the call otherwise - built by constant folding, say - is a run-time string)
     if kind == "l":
         def lazy(cur, st):
             return impl(Call(fns, nodes, cur, st, d))
-        return lazy, maxd
+        return lazy
     long_ = LONG_STRING
     if kind == "s":
         if n == 0:
@@ -2304,7 +2317,7 @@ def compile_call(node, d, compile_fn):
                 if type(r) is str or type(r) is ClassAdList:
                     _pay_value(r, st.budget)
                 return r
-            return call0s, maxd
+            return call0s
         if n == 1:
             f0 = fns[0]
 
@@ -2316,7 +2329,7 @@ def compile_call(node, d, compile_fn):
                 if type(r) is str or type(r) is ClassAdList:
                     _pay_value(r, st.budget)
                 return r
-            return call1s, maxd
+            return call1s
 
         def calls(cur, st):
             args = [f(cur, st) for f in fns]
@@ -2325,7 +2338,7 @@ def compile_call(node, d, compile_fn):
             if type(r) is str or type(r) is ClassAdList:
                 _pay_value(r, st.budget)
             return r
-        return calls, maxd
+        return calls
     if n == 1:
         f0 = fns[0]
 
@@ -2337,7 +2350,7 @@ def compile_call(node, d, compile_fn):
             if type(r) is str or type(r) is ClassAdList:
                 _pay_value(r, st.budget)
             return r
-        return call1, maxd
+        return call1
     if n == 2:
         f0, f1 = fns
 
@@ -2350,7 +2363,7 @@ def compile_call(node, d, compile_fn):
             if type(r) is str or type(r) is ClassAdList:
                 _pay_value(r, st.budget)
             return r
-        return call2, maxd
+        return call2
 
     def calln(cur, st):
         args = [f(cur, st) for f in fns]
@@ -2359,4 +2372,4 @@ def compile_call(node, d, compile_fn):
         if type(r) is str or type(r) is ClassAdList:
             _pay_value(r, st.budget)
         return r
-    return calln, maxd
+    return calln

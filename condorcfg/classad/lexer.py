@@ -107,23 +107,27 @@ def _error(text: str, pos: int, message: str) -> ClassAdSyntaxError:
     return ClassAdSyntaxError(message, line, column)
 
 
-# The common tokens, read by one findall() call: each match is (blanks, name, number, operator,
-# string, quoted name, anything else).  Anything else -- '.5', '0x1f', '07', strings with
-# backslashes, a bad character -- and comments send the whole text to the token-by-token reader
-# above, which knows every rule.  At the end of the text every group is empty.  No alternative
-# backtracks over what it matched (findall() tries every offset: that would be quadratic).
+# The common tokens, read by one findall() call into (blanks, token) pairs: offsets are kept by
+# adding lengths.  A token's first character tells its kind (1 name, 2 number, 3 operator,
+# 4 string, 5 quoted name; literal numbers in the loop below: it runs for every token).
+# Anything else -- '.5', '0x1f', '07', strings with backslashes, a bad character -- and comments
+# send the whole text to the token-by-token reader above, which knows every rule: the last
+# alternative takes one such character alone, which no kind accepts.  No alternative backtracks
+# over what it matched.
 _COMMON_RE = re.compile(
-    f"({_BLANKS}*)"
-    "(?:"
-    "([A-Za-z_][A-Za-z0-9_]*)"
-    "|([0-9]+(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)"
-    f"|(\\?{_BLANKS}*:|>>>?|>=?|<<|<=?|==|=\\?=|=!=|=|!=?|&&?|\\|\\|?|[-^+*/%~:,;()\\[\\]{{}}?]|\\.(?![0-9.]))"
-    '|("[^"\\\\\\0]*")'
-    "|('[^'\\\\\\0]*')"
-    "|([^ \\t\\n\\r\\f\\v])"
-    "|\\Z"
-    ")"
+    f"({_BLANKS}*)("
+    "[A-Za-z_][A-Za-z0-9_]*"
+    "|[0-9]+(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
+    f"|\\?{_BLANKS}*:|>>>?|>=?|<<|<=?|==|=\\?=|=!=|=|!=?|&&?|\\|\\|?|[-^+*/%~:,;()\\[\\]{{}}?.]"
+    '|"[^"\\\\\\0]*"'
+    "|'[^'\\\\\\0]*'"
+    "|.)",
+    re.S,
 )
+_KIND_OF_FIRST = {c: 1 for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"}
+_KIND_OF_FIRST.update({c: 2 for c in "0123456789"})
+_KIND_OF_FIRST.update({c: 3 for c in "-^+*/%~:,;()[]{}?.<>=!&|"})
+_KIND_OF_FIRST.update({'"': 4, "'": 5})
 
 
 def tokenize(text: str, syntax: str = OLD) -> list[tuple]:
@@ -144,69 +148,70 @@ def _common_tokens(text: str, old: bool) -> list[tuple] | None:
     append = tokens.append
     operators = _OPERATOR_TOKENS
     keywords = _KEYWORDS
+    kind_of = _KIND_OF_FIRST.get
     ends_operand = ENDS_OPERAND
     prev = None  # the type of the token before
     minus = -1  # offset of a '-' that glues onto the number right after it
     pos = 0
-    for blanks, name, number, op, string, quoted, other in _COMMON_RE.findall(text):
-        if other:
-            return None
+    for blanks, item in _COMMON_RE.findall(text):
         if blanks:
             pos += len(blanks)
-        if name:
-            token = keywords.get(name)
+        kind = kind_of(item[0])
+        if kind == 1:  # name
+            token = keywords.get(item)
             if token:
                 prev = token[0]
                 append((prev, token[1], 1, pos + 1))
             else:
                 prev = "IDENT"
-                append(("IDENT", name, 1, pos + 1))
-            pos += len(name)
-        elif op:
-            if op == "-" and prev not in ends_operand and _starts_number(text, pos + 1):
+                append(("IDENT", item, 1, pos + 1))
+        elif kind == 3:  # operator
+            if item == "-" and prev not in ends_operand and _starts_number(text, pos + 1):
                 minus = pos  # read with the number after it
-            elif op[0] == "?" and len(op) > 1:
+            elif item[0] == "?" and len(item) > 1:
                 prev = "ELVIS"
                 append(("ELVIS", "?:", 1, pos + 1))
+            elif item == "." and text[pos + 1:pos + 2] in _DOT_FOLLOWERS:
+                return None  # '.5', '..': the full rules
             else:
-                prev, value = operators[op]
+                prev, value = operators[item]
                 append((prev, value, 1, pos + 1))
-            pos += len(op)
-        elif number:
-            end = pos + len(number)
-            after = text[end:end + 1]
+        elif kind == 2:  # number
+            after = text[pos + len(item):pos + len(item) + 1]
             if after and after in ".eExX":
                 return None  # '1.', '1.5e', '0x1f', '1.2.3': the full rules
-            if number.isdigit():
-                if number[0] == "0" and len(number) > 1:
+            if item.isdigit():
+                if item[0] == "0" and len(item) > 1:
                     return None  # refused (no octal): the full reader says why
                 if minus >= 0:
-                    value = -int(number) if len(number) < 19 else from_chars("-" + number)
+                    value = -int(item) if len(item) < 19 else from_chars("-" + item)
                 else:
-                    value = int(number) if len(number) < 19 else from_chars(number)
+                    value = int(item) if len(item) < 19 else from_chars(item)
             else:
-                value = -float(number) if minus >= 0 else float(number)
+                value = -float(item) if minus >= 0 else float(item)
             if minus >= 0:
                 append(("LITERAL", value, 1, minus + 1))
                 minus = -1
             else:
                 append(("LITERAL", value, 1, pos + 1))
             prev = "LITERAL"
-            pos = end
-        elif string or quoted:
+        elif kind is not None and len(item) > 1:  # a string or quoted name, closed
             if not old and (prev == "LITERAL" or prev == "QIDENT"):
                 return None  # new syntax joins adjacent strings: the full reader does that
-            if string:
+            if kind == 4:
                 prev = "LITERAL"
-                append(("LITERAL", string[1:-1], 1, pos + 1))
+                append(("LITERAL", item[1:-1], 1, pos + 1))
             else:
                 prev = "QIDENT"
-                append(("QIDENT", quoted[1:-1], 1, pos + 1))
-            pos += len(string or quoted)
+                append(("QIDENT", item[1:-1], 1, pos + 1))
         else:
-            append(("$END", None, 1, pos + 1))
-            break  # (blanks at the end can make findall() match the end twice)
+            return None  # a character no common token starts with, or a string with escapes
+        pos += len(item)
+    append(("$END", None, 1, len(text) + 1))
     return tokens
+
+
+_DOT_FOLLOWERS = frozenset("0123456789.")
 
 
 def _starts_number(text: str, pos: int) -> bool:
