@@ -42,8 +42,6 @@ BYTES_LIMIT = 256 * 1024 * 1024
 REGEX_SECONDS = 0.5
 WORK_CHUNK = 2048  # work handed to an evaluation at a time, so the hot path counts in a local int
 
-_DEFAULT_LIMITS = (WORK_LIMIT, BYTES_LIMIT, REGEX_SECONDS)
-
 _active: contextvars.ContextVar = contextvars.ContextVar("condorcfg_classad_budget", default=None)
 
 
@@ -65,10 +63,10 @@ class Budget:
 
     def renew(self) -> bool:
         """Back to full, for reuse by the next evaluation outside a command; False (and unchanged)
-        once a limit was spent or the limits are not the defaults: such a budget is not reused."""
-        if self.spent is not None or self.limits != _DEFAULT_LIMITS:
+        once a limit was spent: such a budget is not reused."""
+        if self.spent is not None:
             return False
-        self.work, self.bytes, self.regex_seconds = _DEFAULT_LIMITS
+        self.work, self.bytes, self.regex_seconds = self.limits
         return True
 
     # -- work ---------------------------------------------------------------------------

@@ -63,7 +63,7 @@ class _State:
         self.depth = MAX_DEPTH
         self.steps = 0
         self.budget = budget if budget is not None else (_budget.current() or Budget())
-        self.stack = set()
+        self.stack = None  # ids of the ad entries being evaluated (made at the first that is not constant)
         self.now = now
         self.left = self.right = self.match = self.root = self.lctx = self.rctx = None
         self.alternate = None  # (ad, other ad): an extra alternate scope (evalInEachContext's nested ad)
@@ -311,7 +311,9 @@ def _deref(entry, ad, st, p):
         return entry[4]
     key = id(entry)
     stack = st.stack
-    if key in stack:
+    if stack is None:
+        stack = st.stack = set()
+    elif key in stack:
         return UNDEFINED  # circular reference: HTCondor 25 yields undefined at the re-entry
     budget = st.depth
     nb = budget - p
@@ -886,38 +888,26 @@ def evaluate(expr_or_text, my=None, target=None, now=None):
             fn, maxd, cost = expr_or_text._compiled
         except AttributeError:
             fn, maxd, cost = compiled_with_cost(expr_or_text)
-    budget = _active_budget()
-    if budget is None:  # no command around: this evaluation is the command, with a budget of its own
-        budget = _spare_budgets.pop() if _spare_budgets else Budget()
-        token = _activate(budget)
-        try:
-            return _run(fn, maxd, cost, my, target, now, budget)
-        finally:
-            _deactivate(token)
-            if budget.renew():  # full again: the next evaluation outside a command takes it
-                _spare_budgets.append(budget)
-    return _run(fn, maxd, cost, my, target, now, budget)
-
-
-_active_budget, _activate, _deactivate = _budget.current, _budget.activate, _budget.deactivate
-# Budgets of finished evaluations made outside a command, renewed: making one is a third of
-# the fixed cost of a small evaluation.  A list (append/pop are atomic) keeps threads apart.
-_spare_budgets: list = []
-
-
-def _run(fn, maxd, cost, my, target, now, budget):
-    """Evaluate a compiled expression with ``budget``; failures of any budget give ERROR."""
-    my_ad = my if my is None or type(my) is ClassAd else as_ad(my)
-    st = _State(now, budget)
-    if target is not None:
-        if my_ad is None:
-            my_ad = ClassAd()
-        st.left = my_ad
-        st.right = target if type(target) is ClassAd else as_ad(target)
-    elif my_ad is not None:
-        st.root = my_ad if my_ad.parent is None else _root_of(my_ad)
     if maxd > MAX_DEPTH:
         return ERROR
+    if my is not None and type(my) is not ClassAd:
+        my = as_ad(my)
+    if target is not None:
+        if type(target) is not ClassAd:
+            target = as_ad(target)
+        if my is None:
+            my = ClassAd()
+    budget = _active_budget()
+    own = budget is None
+    if own:  # no command around: this evaluation is the command, with a budget of its own
+        budget = _spare_budgets.pop() if _spare_budgets else Budget()
+        token = _activate(budget)
+    st = _State(now, budget)
+    if target is not None:
+        st.left = my
+        st.right = target
+    elif my is not None:
+        st.root = my if my.parent is None else _root_of(my)
     try:
         grant = cost + WORK_CHUNK
         if budget.spent is None and budget.work >= grant:  # budget.refill(st), inline: once per evaluation
@@ -926,7 +916,7 @@ def _run(fn, maxd, cost, my, target, now, budget):
         else:
             st.steps = -cost
             budget.refill(st)
-        return fn(my_ad, st)
+        return fn(my, st)
     except (EvalFailure, BudgetSpent):
         return ERROR
     except RecursionError:  # Python's own stack, should the budgets above ever not suffice
@@ -934,6 +924,16 @@ def _run(fn, maxd, cost, my, target, now, budget):
     finally:
         if st.steps > 0:  # the part of the chunk not used goes back
             budget.work += st.steps
+        if own:
+            _deactivate(token)
+            if budget.renew():  # full again: the next evaluation outside a command takes it
+                _spare_budgets.append(budget)
+
+
+_active_budget, _activate, _deactivate = _budget.current, _budget.activate, _budget.deactivate
+# Budgets of finished evaluations made outside a command, renewed: making one is a third of
+# the fixed cost of a small evaluation.  A list (append/pop are atomic) keeps threads apart.
+_spare_budgets: list = []
 
 
 def evaluate_in(node, cur, st):

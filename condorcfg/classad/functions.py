@@ -2281,21 +2281,27 @@ def compile_call(node, d, compile_fn, fold):
     to ``fold(fn, *argument_fns)``, which evaluates it once when every argument is a constant.
     """
     name = node.name.lower()
+    nodes = node.args
+    fns = []
+    maxd = 0
+    constant = True
+    for a in nodes:
+        f, m = compile_fn(a, d)
+        fns.append(f)
+        if m > maxd:
+            maxd = m
+        if constant and f.__code__ is not CONST_CODE:
+            constant = False
     spec = FUNCTIONS.get(name)
-    nodes = list(node.args)
-    n = len(nodes)
-    compiled_args = [compile_fn(a, d) for a in nodes]
-    maxd = max([m for _, m in compiled_args], default=0)
-    fns = [f for f, _ in compiled_args]
     if spec is None:
         return const_fn(ERROR), maxd
     lo, hi, impl, kind = spec
+    n = len(fns)
     if n < lo or (hi is not None and n > hi):
         return const_fn(ERROR), maxd
     fn = _call_closure(impl, kind, fns, nodes, d)
     # (not regex functions: a match's time is the command's, never a compile-time allowance)
-    if n and name not in REGEX_ARGUMENT and all(f.__code__ is CONST_CODE for f in fns) \
-            and is_constant_call(name, n):
+    if constant and n and name not in REGEX_ARGUMENT and is_constant_call(name, n):
         fn = fold(fn, *fns)
     return fn, maxd
 
