@@ -1352,8 +1352,15 @@ def _member(identity):
             return ERROR
         if not identity and x is ERROR:
             return ERROR
+        tx = type(x)
+        numeric = tx is int or tx is float
         for i in range(len(lst)):
-            item = st.item(lst, i)
+            node = lst[i]
+            item = node.value if type(node) is ast.Literal else st.item(lst, i)
+            if numeric and not identity and (type(item) is int or type(item) is float):
+                if item == x:  # (compare("==") of two numbers, without the call)
+                    return True
+                continue
             r = identical(item, x) if identity else compare("==", item, x)
             if r is True:
                 return True
@@ -1463,12 +1470,34 @@ _MEMBER_DELIMS = ", \t\r\n"
 
 
 def _tokens(s: str, delims: str, kept: bool = False):
-    """The non-blank items of a string list, trimmed, one by one (HTCondor's StringTokenIterator).
+    """The non-blank items of a string list, trimmed (HTCondor's StringTokenIterator), to iterate.
 
-    Found by the C regex engine (no per-character Python loop) and paid for as they come:
-    work per item and, when the caller keeps them (``kept``: a list or set), their memory,
-    so a huge string list spends the command's budget instead of all its memory.
+    Found by the C regex engine (no per-character Python loop).  A list longer than
+    LONG_STRING is paid for as its items come: work per item and, when the caller keeps
+    them (``kept``: a list or set), their memory, so a huge string list spends the
+    command's budget instead of all its memory.  A shorter one is free, like the short
+    strings the functions are given, and the items of short ones are kept for next time
+    (policy expressions test the same lists again and again).
     """
+    if len(s) > LONG_STRING:
+        return _paid_tokens(s, delims, kept)
+    key = (s, delims)
+    items = _split_lists.get(key)
+    if items is None:
+        items = tuple([t for t in [raw.strip(" \t\r\n") for raw in _char_class(delims, negate=True).findall(s)]
+                       if t])
+        if len(s) <= _KEPT_LIST:
+            if len(_split_lists) >= 2048:
+                _split_lists.clear()
+            _split_lists[key] = items
+    return items
+
+
+_split_lists: dict = {}  # (string, delimiters) -> items, for short strings
+_KEPT_LIST = 256
+
+
+def _paid_tokens(s: str, delims: str, kept: bool):
     for token in _c_tokens(s, delims, kept):
         token = token.strip(" \t\r\n")
         if token:
@@ -1605,7 +1634,7 @@ def _sl_member(fold):
         if fold:
             x = _fold(x)
             return any(_fold(i) == x for i in items)
-        return any(i == x for i in items)
+        return x in items if type(items) is tuple else any(i == x for i in items)
     return member
 
 
@@ -1622,7 +1651,7 @@ def _sl_subset(fold):
             return ERROR
         if a is UNDEFINED:
             return UNDEFINED if b is UNDEFINED else True
-        items = _tokens(a, delims)
+        items = iter(_tokens(a, delims))
         first = next(items, None)
         if first is None:
             return True
@@ -2337,6 +2366,20 @@ def _call_closure(impl, kind, fns, nodes, d):
                 return r
             return call1s
 
+        if n == 2:
+            f0, f1 = fns
+
+            def call2s(cur, st):
+                a = f0(cur, st)
+                b = f1(cur, st)
+                if (type(a) is str and len(a) > long_) or (type(b) is str and len(b) > long_):
+                    _pay_args((a, b), st.budget)
+                r = impl(st, a, b)
+                if type(r) is str or type(r) is ClassAdList:
+                    _pay_value(r, st.budget)
+                return r
+            return call2s
+
         def calls(cur, st):
             args = [f(cur, st) for f in fns]
             _pay_args(args, st.budget)
@@ -2370,6 +2413,22 @@ def _call_closure(impl, kind, fns, nodes, d):
                 _pay_value(r, st.budget)
             return r
         return call2
+
+    if n == 3:
+        f0, f1, f2 = fns
+
+        def call3(cur, st):
+            a = f0(cur, st)
+            b = f1(cur, st)
+            c = f2(cur, st)
+            if (type(a) is str and len(a) > long_) or (type(b) is str and len(b) > long_) \
+                    or (type(c) is str and len(c) > long_):
+                _pay_args((a, b, c), st.budget)
+            r = impl(a, b, c)
+            if type(r) is str or type(r) is ClassAdList:
+                _pay_value(r, st.budget)
+            return r
+        return call3
 
     def calln(cur, st):
         args = [f(cur, st) for f in fns]
