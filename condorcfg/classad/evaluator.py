@@ -715,8 +715,11 @@ def _arithmetic(pyop, op):
             if ta is int and tb is int:
                 r = pyop(a, b)
                 return r if INT_MIN <= r <= INT_MAX else wrap(r)
-            if (ta is float or ta is int) and (tb is float or tb is int):
+            # (a bool is the int 0 or 1 here, in Python as in ClassAds: (x > 1) * 50)
+            if (ta is float or ta is int or ta is bool) and (tb is float or tb is int or tb is bool):
                 r = pyop(a, b)
+                if type(r) is int:
+                    return r if INT_MIN <= r <= INT_MAX else wrap(r)
                 return ERROR if r == math.inf else r
             return arith(op, a, b)
         return arith_op

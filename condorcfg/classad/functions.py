@@ -2341,6 +2341,18 @@ def _call_closure(impl, kind, fns, nodes, d):
     # (absTime("literal") / relTime("literal") are folded by the parser, as HTCondor's does; a string
     # that reaches the call otherwise - built by constant folding, say - is a run-time string)
     if kind == "l":
+        if impl is _if_then_else and n == 3:
+            f0, f1, f2 = fns
+
+            def if_then_else(cur, st):  # a boolean condition without the Call object
+                c = f0(cur, st)
+                if c is True:
+                    return f1(cur, st)
+                if c is False:
+                    return f2(cur, st)
+                return impl(Call((const_fn(c), f1, f2), nodes, cur, st, d))
+            return if_then_else
+
         def lazy(cur, st):
             return impl(Call(fns, nodes, cur, st, d))
         return lazy
