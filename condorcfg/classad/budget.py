@@ -89,20 +89,23 @@ class Budget:
 
     def charge_work(self, units: int) -> None:
         """Spend ``units`` at once (long strings and lists handed to functions and operators)."""
-        self._charge("work", units)
+        left = self.work - units
+        if left < 0 or (self.spent is not None and self.failed):
+            self._run_out("work")
+        self.work = left
 
     # -- bytes --------------------------------------------------------------------------
     def charge_bytes(self, size: int) -> None:
         """Spend ``size`` bytes of values made (or of the scratch space making them takes)."""
-        self._charge("bytes", size)
+        left = self.bytes - size
+        if left < 0 or (self.spent is not None and self.failed):
+            self._run_out("bytes")
+        self.bytes = left
 
-    def _charge(self, kind: str, amount: int) -> None:
-        left = getattr(self, kind) - amount
-        if left < 0 or self.failed:
-            setattr(self, kind, 0)
-            self._spend(kind)
-            raise BudgetSpent(self.message())
-        setattr(self, kind, left)
+    def _run_out(self, kind: str) -> None:
+        setattr(self, kind, 0)
+        self._spend(kind)
+        raise BudgetSpent(self.message())
 
     # -- regex time ---------------------------------------------------------------------
     def regex_left(self) -> float:

@@ -528,8 +528,9 @@ def _quantize(st, a, b):
         base = 0.0
         rbase = 0.0
         for i in range(len(b)):
-            base = st.item(b, i)
-            rbase = to_real(base)
+            node = b[i]
+            base = node.value if type(node) is ast.Literal else st.item(b, i)
+            rbase = float(base) if type(base) is int or type(base) is float else to_real(base)
             if type(rbase) is not float:
                 return ERROR
             if rbase >= ra:
@@ -1234,6 +1235,12 @@ def regex_run(pattern: str, target: str, opts: str, replace=None, budget: Budget
     """
     if len(target) > MAX_STRING or len(pattern) > MAX_PATTERN:
         return ERROR
+    short = replace is None and len(target) <= _MEMO_TARGET
+    if short:
+        key = (pattern, target, opts)
+        known = _match_memo.get(key)
+        if known is not None:
+            return known
     if budget is None:
         budget = _budget.current() or Budget()
     if budget.regex_left() <= 0:
@@ -1248,6 +1255,11 @@ def regex_run(pattern: str, target: str, opts: str, replace=None, budget: Budget
     start = _budget.cpu_time()
     try:
         result = _regex_op(rx, target, opts, replace, budget)
+        # (only quick answers: a hit then saves no regex time a budget could have run out of)
+        if short and type(result) is bool and _budget.cpu_time() - start < _MEMO_SECONDS:
+            if len(_match_memo) >= 4096:
+                _match_memo.clear()
+            _match_memo[key] = result
         return _bytes_text(result) if as_bytes else result
     except TimeoutError:
         budget.regex_timed_out()
@@ -1257,6 +1269,15 @@ def regex_run(pattern: str, target: str, opts: str, replace=None, budget: Budget
     finally:
         if budget.regex_seconds > 0:
             budget.regex_used(_budget.cpu_time() - start)
+
+
+# (pattern, target, options) -> whether it matches, for short targets: policy expressions
+# test the same values (an accounting group, an owner) against the same patterns on every
+# evaluation, and a match is a pure function of the three.  Only matches that took under
+# _MEMO_SECONDS are kept, so a memo hit never hides a match that could exhaust a budget.
+_match_memo: dict = {}
+_MEMO_TARGET = 256
+_MEMO_SECONDS = 0.0001
 
 
 def regex_match(pattern: str, target: str, opts: str = "", budget: Budget | None = None):
