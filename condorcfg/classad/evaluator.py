@@ -705,8 +705,33 @@ def _make_isnt(lf, rf):
 
 
 def _arithmetic(pyop, op):
-    """Closures for + - * with the int/int (64-bit wrap) and real fast paths inline."""
+    """Closures for + - * with the int/int (64-bit wrap) and real fast paths inline; a constant
+    int right side (``x * 60``, ``CurrentTime - 3600``) is not called."""
+    def values(a, b):
+        ta = type(a)
+        tb = type(b)
+        if ta is int and tb is int:
+            r = pyop(a, b)
+            return r if INT_MIN <= r <= INT_MAX else wrap(r)
+        # (a bool is the int 0 or 1 here, in Python as in ClassAds: (x > 1) * 50)
+        if (ta is float or ta is int or ta is bool) and (tb is float or tb is int or tb is bool):
+            r = pyop(a, b)
+            if type(r) is int:
+                return r if INT_MIN <= r <= INT_MAX else wrap(r)
+            return ERROR if r == math.inf else r
+        return arith(op, a, b)
+
     def make(lf, rf):
+        constant, b = functions.const_value(rf)
+        if constant and type(b) is int:
+            def arith_int(cur, st):
+                a = lf(cur, st)
+                if type(a) is int:
+                    r = pyop(a, b)
+                    return r if INT_MIN <= r <= INT_MAX else wrap(r)
+                return values(a, b)
+            return arith_int
+
         def arith_op(cur, st):
             a = lf(cur, st)
             b = rf(cur, st)
@@ -715,13 +740,10 @@ def _arithmetic(pyop, op):
             if ta is int and tb is int:
                 r = pyop(a, b)
                 return r if INT_MIN <= r <= INT_MAX else wrap(r)
-            # (a bool is the int 0 or 1 here, in Python as in ClassAds: (x > 1) * 50)
-            if (ta is float or ta is int or ta is bool) and (tb is float or tb is int or tb is bool):
+            if ta is float and (tb is float or tb is int):
                 r = pyop(a, b)
-                if type(r) is int:
-                    return r if INT_MIN <= r <= INT_MAX else wrap(r)
                 return ERROR if r == math.inf else r
-            return arith(op, a, b)
+            return values(a, b)
         return arith_op
     return make
 
@@ -733,6 +755,8 @@ def _make_div(lf, rf):
         ta = type(a)
         tb = type(b)
         if ta is int and tb is int and b:
+            if a >= 0 and b > 0:
+                return a // b  # (int_div's answer when neither is negative)
             return int_div(a, b)
         if ta is float and (tb is float or tb is int) and b:
             r = a / b
@@ -748,7 +772,39 @@ def _make_mod(lf, rf):
 
 
 def _comparison(pyop, op):
+    """Closures for == != < <= > >=: numbers inline; a constant right side (``x > 60``,
+    ``State == "Claimed"``) is not called, and a constant string is folded to lower case once."""
+    def values(a, b, st):  # any two values but two numbers
+        if type(a) is str and type(b) is str:
+            if len(a) + len(b) > LONG_STRING:
+                pay_for_length(len(a) + len(b), st.budget)
+            if a.isascii() and b.isascii():
+                return pyop(a.lower(), b.lower())
+            return pyop(fold_ascii(a), fold_ascii(b))
+        return compare(op, a, b)
+
     def make(lf, rf):
+        constant, b = functions.const_value(rf)
+        tb = type(b)
+        if constant and (tb is int or tb is float):
+            def cmp_number(cur, st):
+                a = lf(cur, st)
+                ta = type(a)
+                if ta is int or ta is float:
+                    return pyop(a, b)
+                return values(a, b, st)
+            return cmp_number
+        if constant and tb is str and b.isascii() and len(b) <= LONG_STRING:
+            folded = b.lower()
+            room = LONG_STRING - len(b)  # (longer pairs pay for their length)
+
+            def cmp_text(cur, st):
+                a = lf(cur, st)
+                if type(a) is str and a.isascii() and len(a) <= room:
+                    return pyop(a.lower(), folded)
+                return values(a, b, st)
+            return cmp_text
+
         def cmp(cur, st):
             a = lf(cur, st)
             b = rf(cur, st)
@@ -756,13 +812,7 @@ def _comparison(pyop, op):
             tb = type(b)
             if (ta is int or ta is float) and (tb is int or tb is float):
                 return pyop(a, b)
-            if ta is str and tb is str:
-                if len(a) + len(b) > LONG_STRING:
-                    pay_for_length(len(a) + len(b), st.budget)
-                if a.isascii() and b.isascii():
-                    return pyop(a.lower(), b.lower())
-                return pyop(fold_ascii(a), fold_ascii(b))
-            return compare(op, a, b)
+            return values(a, b, st)
         return cmp
     return make
 

@@ -488,7 +488,7 @@ def _round(kind):
     def do_round(v):
         if type(v) is int:
             return v
-        r = to_real(v)
+        r = v if type(v) is float else to_real(v)
         if r is UNDEFINED or type(r) is not float:
             return ERROR
         if r != r or r in (math.inf, -math.inf):
@@ -630,7 +630,7 @@ def _join(st, *args):
 
 def _change_case(upper):
     def change(v):
-        s = to_string(v)
+        s = v if type(v) is str else to_string(v)
         if not isinstance(s, str):
             return s
         if s.isascii():
@@ -662,8 +662,9 @@ def _substr(s, off, length=None):
         return UNDEFINED
     if type(s) is not str or type(off) is not int or (length is not None and type(length) is not int):
         return ERROR
-    off = _int32(off)  # the C++ reads both into an int: INT64_MAX is -1 there
-    if length is not None:
+    if not -2147483648 <= off <= 2147483647:
+        off = _int32(off)  # the C++ reads both into an int: INT64_MAX is -1 there
+    if length is not None and not -2147483648 <= length <= 2147483647:
         length = _int32(length)
     data = s
     if not s.isascii():  # HTCondor counts bytes: substr("aé", 0, 2) is "a" and half of "é"
