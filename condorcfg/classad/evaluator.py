@@ -653,6 +653,9 @@ _FOLD_BYTES = 65_536  # a longer constant string is made at run time, paid by th
 
 
 def _c_binary(node, d):
+    op = node.op
+    if (op == "&&" or op == "||") and type(node.left) is ast.BinaryOp and node.left.op == op:
+        return _c_logical_chain(node, d)
     p = d + 1
     lf, lmax = _compile(node.left, p)
     rf, rmax = _compile(node.right, p)
@@ -665,6 +668,35 @@ def _c_binary(node, d):
     if lf.__code__ is _CONST_CODE and rf.__code__ is _CONST_CODE:
         fn = _fold(fn, lf, rf)
     return fn, lmax
+
+
+def _c_logical_chain(node, d):
+    """``a && b && c ...`` (left-nested, as parsed) as one closure over its operands: the same
+    values, depths and node count as the nested form, without a call per level."""
+    op = node.op
+    operands = []  # (operand node, depth it compiles at), rightmost first
+    binary, depth = node, d
+    while True:
+        p = depth + 1
+        operands.append((binary.right, p))
+        left = binary.left
+        if type(left) is ast.BinaryOp and left.op == op:
+            _compiled_nodes[0] += 1  # (the nested binary node, which _compile does not see)
+            binary, depth = left, p
+            continue
+        operands.append((left, p))
+        break
+    fns = []
+    maxd = p  # the innermost binary's children are the deepest operands
+    for operand, at in reversed(operands):
+        fn, m = _compile(operand, at)
+        fns.append(fn)
+        if m > maxd:
+            maxd = m
+    fn = _LOGICAL_CHAINS[op](fns)
+    if all(f.__code__ is _CONST_CODE for f in fns):
+        fn = _fold(fn, *fns)
+    return fn, maxd
 
 
 def _error_fn(cur, st):
@@ -689,6 +721,28 @@ def _logical(decides: bool, slow):
             return slow(a, lambda: rf(cur, st))
         return logical_op
     return make
+
+
+def _logical_chain(decides: bool, slow):
+    """The closure for ``f0 op f1 op f2 ...`` evaluated as ``((f0 op f1) op f2) ...`` (see _logical)."""
+    passes = not decides
+
+    def chain(fns):
+        first, rest = fns[0], tuple(fns[1:])
+
+        def logical_chain(cur, st):
+            acc = first(cur, st)
+            for f in rest:
+                if acc is passes:
+                    v = f(cur, st)
+                    acc = v if v is True or v is False else logical(v)
+                elif acc is decides:
+                    return decides
+                else:
+                    acc = slow(acc, lambda: f(cur, st))  # (called at once: f is this iteration's)
+            return acc
+        return logical_chain
+    return chain
 
 
 def _make_is(lf, rf):
@@ -758,7 +812,7 @@ def _make_div(lf, rf):
             if a >= 0 and b > 0:
                 return a // b  # (int_div's answer when neither is negative)
             return int_div(a, b)
-        if ta is float and (tb is float or tb is int) and b:
+        if (ta is float or ta is int) and (tb is float or tb is int) and b:  # (one is a real)
             r = a / b
             return ERROR if r == math.inf else r
         return arith("/", a, b)
@@ -827,6 +881,8 @@ def _bitwise(op):
 
 # The parser spells '=?=' and '=!=' as 'is' and 'isnt' (HTCondor prints them so); trees built
 # by hand may use any.
+_LOGICAL_CHAINS = {"&&": _logical_chain(False, logical_and), "||": _logical_chain(True, logical_or)}
+
 _BINARY_MAKERS = {
     "&&": _logical(False, logical_and), "||": _logical(True, logical_or),
     "is": _make_is, "=?=": _make_is, "isnt": _make_isnt, "=!=": _make_isnt,
