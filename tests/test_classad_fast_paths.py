@@ -50,9 +50,9 @@ def test_a_logical_chain_is_the_nested_form(monkeypatch):
         assert repr(got) == repr(want), (text, ad)
 
 
-@pytest.mark.parametrize("op", ["==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "%"])
+@pytest.mark.parametrize("op", ["==", "!=", "<", "<=", ">", ">=", "=?=", "=!=", "+", "-", "*", "/", "%"])
 def test_a_constant_right_side_is_the_general_form(op):
-    # `x op C` takes the constant fast path; `x op C_ATTR` (the same value read from the ad) does not
+    # `x op C` takes the constant fast path; `x op c_attr` (the same value read from the ad) does not
     for left in VALUES:
         for right in VALUES:
             ad = {"x": left, "c_attr": right}

@@ -746,12 +746,24 @@ def _logical_chain(decides: bool, slow):
 
 
 def _make_is(lf, rf):
+    constant, b = functions.const_value(rf)
+    if constant and (b is UNDEFINED or b is ERROR or b is True or b is False):
+        def is_singleton(cur, st):  # x =?= undefined: identical() to a singleton is identity
+            return lf(cur, st) is b
+        return is_singleton
+
     def is_identical(cur, st):
         return identical(lf(cur, st), rf(cur, st))
     return is_identical
 
 
 def _make_isnt(lf, rf):
+    constant, b = functions.const_value(rf)
+    if constant and (b is UNDEFINED or b is ERROR or b is True or b is False):
+        def isnt_singleton(cur, st):
+            return lf(cur, st) is not b
+        return isnt_singleton
+
     def not_identical(cur, st):
         r = identical(lf(cur, st), rf(cur, st))
         return r if r is ERROR else not r
@@ -840,11 +852,12 @@ def _comparison(pyop, op):
     def make(lf, rf):
         constant, b = functions.const_value(rf)
         tb = type(b)
-        if constant and (tb is int or tb is float):
+        # (a bool compares as the number 0 or 1, in Python as in ClassAds: x == false)
+        if constant and (tb is int or tb is float or tb is bool):
             def cmp_number(cur, st):
                 a = lf(cur, st)
                 ta = type(a)
-                if ta is int or ta is float:
+                if ta is int or ta is float or ta is bool:
                     return pyop(a, b)
                 return values(a, b, st)
             return cmp_number
@@ -864,7 +877,7 @@ def _comparison(pyop, op):
             b = rf(cur, st)
             ta = type(a)
             tb = type(b)
-            if (ta is int or ta is float) and (tb is int or tb is float):
+            if (ta is int or ta is float or ta is bool) and (tb is int or tb is float or tb is bool):
                 return pyop(a, b)
             return values(a, b, st)
         return cmp
