@@ -651,9 +651,15 @@ def test_thousands_of_slots_print_within_the_bound(tmp_path, slots, fmt):
     assert took.seconds < 2 + SLACK_SECONDS, f"{slots} slots took {took.seconds:.1f} s"
 
 
+# A finding per line costs about 2 s a MiB of CPU on the 2-core CI machine, but its CPU time for the
+# same 3.4 MiB input ranges over 6.3-8.8 s from run to run (a shared VM): 3 s a MiB bounds that
+# noise, and still fails at once if the cost stops being linear (quadratic: minutes).
+FINDINGS_SECONDS_PER_MIB = 3
+
+
 @pytest.mark.parametrize("lines", [20_000, pytest.param(99_000, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("fmt", ["text", "json", "sarif"])
-def test_a_finding_per_line_lints_within_two_seconds_per_mib(tmp_path, lines, fmt):
+def test_a_finding_per_line_lints_in_linear_time(tmp_path, lines, fmt):
     from condorcfg.lint.rules import load_rules
     from condorcfg.report import ReportView, render
 
@@ -668,7 +674,7 @@ def test_a_finding_per_line_lints_within_two_seconds_per_mib(tmp_path, lines, fm
     if lines > listed:  # the rest are counted in one summary finding
         assert [f for f in result.findings if f.location is None][0].message.startswith(f"{lines - listed} more KNB303")
     mib = len(text) / (1 << 20)
-    assert took.seconds < 2 * mib + SLACK_SECONDS, f"{mib:.2f} MiB took {took.seconds:.1f} s"
+    assert took.seconds < FINDINGS_SECONDS_PER_MIB * mib + SLACK_SECONDS, f"{mib:.2f} MiB took {took.seconds:.1f} s"
 
 
 def test_a_rule_lists_at_most_its_limit_and_counts_the_rest(tmp_path, monkeypatch):
