@@ -58,7 +58,7 @@ class Budget:
         self.work = work
         self.bytes = bytes
         self.regex_seconds = regex_seconds
-        self.limits = (work, bytes, regex_seconds)  # for the message (every evaluate() outside a command makes one)
+        self.limits = (work, bytes, regex_seconds)  # for the message, and what renew() fills it back to
         self.spent: str | None = None  # the first limit that ran out: "work", "bytes" or "regex"
 
     def renew(self) -> bool:
