@@ -654,7 +654,7 @@ _FOLD_BYTES = 65_536  # a longer constant string is made at run time, paid by th
 
 def _c_binary(node, d):
     op = node.op
-    if (op == "&&" or op == "||") and type(node.left) is ast.BinaryOp and node.left.op == op:
+    if op == "&&" or op == "||":
         return _c_logical_chain(node, d)
     p = d + 1
     lf, lmax = _compile(node.left, p)
@@ -671,8 +671,8 @@ def _c_binary(node, d):
 
 
 def _c_logical_chain(node, d):
-    """``a && b && c ...`` (left-nested, as parsed) as one closure over its operands: the same
-    values, depths and node count as the nested form, without a call per level."""
+    """``a && b``, and ``a && b && c ...`` (left-nested, as parsed) as one closure over its operands:
+    the same values, depths and node count as the nested form, without a call per level."""
     op = node.op
     operands = []  # (operand node, depth it compiles at), rightmost first
     binary, depth = node, d
@@ -705,26 +705,8 @@ def _error_fn(cur, st):
 
 # op -> make(lf, rf): the closure evaluating ``left op right``, with inline fast paths
 def _logical(decides: bool, slow):
-    """Closures for && (decided by false) and || (decided by true), booleans on the fast path."""
-    passes = not decides
-
-    def make(lf, rf):
-        def logical_op(cur, st):
-            a = lf(cur, st)
-            if a is passes:  # true && b, false || b: b's truth value
-                b = rf(cur, st)
-                if b is True or b is False:
-                    return b
-                return logical(b)
-            if a is decides:
-                return decides
-            return slow(a, lambda: rf(cur, st))
-        return logical_op
-    return make
-
-
-def _logical_chain(decides: bool, slow):
-    """The closure for ``f0 op f1 op f2 ...`` evaluated as ``((f0 op f1) op f2) ...`` (see _logical)."""
+    """Closures for ``f0 op f1 op f2 ...`` evaluated as ``((f0 op f1) op f2) ...``: && (decided by
+    false) and || (decided by true), booleans on the fast path."""
     passes = not decides
 
     def chain(fns):
@@ -733,7 +715,7 @@ def _logical_chain(decides: bool, slow):
         def logical_chain(cur, st):
             acc = first(cur, st)
             for f in rest:
-                if acc is passes:
+                if acc is passes:  # true && b, false || b: b's truth value
                     v = f(cur, st)
                     acc = v if v is True or v is False else logical(v)
                 elif acc is decides:
@@ -743,6 +725,11 @@ def _logical_chain(decides: bool, slow):
             return acc
         return logical_chain
     return chain
+
+
+def _pair(chain):
+    """make(lf, rf) for a logical operator: the chain of two (trees built by hand, and tests)."""
+    return lambda lf, rf: chain((lf, rf))
 
 
 def _make_is(lf, rf):
@@ -894,10 +881,10 @@ def _bitwise(op):
 
 # The parser spells '=?=' and '=!=' as 'is' and 'isnt' (HTCondor prints them so); trees built
 # by hand may use any.
-_LOGICAL_CHAINS = {"&&": _logical_chain(False, logical_and), "||": _logical_chain(True, logical_or)}
+_LOGICAL_CHAINS = {"&&": _logical(False, logical_and), "||": _logical(True, logical_or)}
 
 _BINARY_MAKERS = {
-    "&&": _logical(False, logical_and), "||": _logical(True, logical_or),
+    "&&": _pair(_LOGICAL_CHAINS["&&"]), "||": _pair(_LOGICAL_CHAINS["||"]),
     "is": _make_is, "=?=": _make_is, "isnt": _make_isnt, "=!=": _make_isnt,
     "+": _arithmetic(_operator.add, "+"), "-": _arithmetic(_operator.sub, "-"), "*": _arithmetic(_operator.mul, "*"),
     "/": _make_div, "%": _make_mod,
