@@ -14,6 +14,7 @@ import pytest
 
 from condorcfg.classad import evaluator, functions, parser
 from condorcfg.classad.evaluator import compiled_with_cost, evaluate
+from condorcfg.classad.values import ERROR
 
 VALUES = ["true", "false", "undefined", "error", "0", "1", "-7", "3", "9223372036854775807", "2.5", "-0.0",
           "1e308", "real(\"NaN\")", '"abc"', '"ABC"', '"é"', '""', "{1, 2}", "[a = 1]", 'absTime("2024-01-31")',
@@ -74,3 +75,14 @@ def test_a_folded_call_is_the_call_at_run_time(template, argument):
     folded = evaluate(tree)
     general = evaluate(parser._parse_uncached(template.format("arg0"), "old"), {"arg0": argument})
     assert repr(folded) == repr(general)
+
+
+def test_a_remembered_regex_answer_is_not_given_once_regex_time_is_spent():
+    from condorcfg.classad.budget import Budget, command_budget
+
+    quick = 'regexp("^a", "abc")'
+    assert evaluate(quick) is True  # answered quickly: remembered
+    with command_budget(Budget(regex_seconds=0.001)) as budget:
+        assert evaluate('regexp("(x+x+)+y", "' + "x" * 40 + '")') is ERROR
+        assert budget.spent == "regex"
+        assert evaluate(quick) is ERROR  # every match after the time is spent, as HTCondor's match limit

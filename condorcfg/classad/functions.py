@@ -1236,16 +1236,16 @@ def regex_run(pattern: str, target: str, opts: str, replace=None, budget: Budget
     """
     if len(target) > MAX_STRING or len(pattern) > MAX_PATTERN:
         return ERROR
+    if budget is None:
+        budget = _budget.current() or Budget()
+    if budget.regex_left() <= 0:
+        return ERROR  # (before the memo: once the time is spent, every match is error)
     short = replace is None and len(target) <= _MEMO_TARGET
     if short:
         key = (pattern, target, opts)
         known = _match_memo.get(key)
         if known is not None:
             return known
-    if budget is None:
-        budget = _budget.current() or Budget()
-    if budget.regex_left() <= 0:
-        return ERROR
     as_bytes = not (pattern.isascii() and target.isascii() and (replace is None or replace.isascii()))
     if as_bytes:  # PCRE2 without UTF: "." is one byte (regexp("^.$", "é") is false)
         pattern, target = _byte_chars(pattern), _byte_chars(target)
@@ -1656,7 +1656,7 @@ def _sl_member(fold):
         if fold:
             x = _fold(x)
             return any(_fold(i) == x for i in items)
-        return x in items if type(items) is tuple else any(i == x for i in items)
+        return x in items
     return member
 
 
