@@ -223,6 +223,10 @@ class Config:
         """The effective definition stored under exactly this name (no prefixes, no defaults)."""
         return self._table.get(name.upper())
 
+    def stored_key(self, key: str) -> Definition | None:
+        """:meth:`stored` for a name already in upper case (the reader's, per assignment)."""
+        return self._table.get(key)
+
     def prefixes(self) -> tuple[str, ...]:
         return tuple(p for p in (self.local_name, self.subsystem) if p)
 
@@ -391,6 +395,8 @@ class Config:
         """Expand the references to ``name`` itself in a value being assigned to it (7.2)."""
         if "$" not in text:
             return text
+        if "." not in name and name.upper() not in text.upper():
+            return text  # no reference to itself is possible (the usual case, decided cheaply)
         selves = macros.self_names(name, self.prefixes()) if "." in name else (name.upper(),)
         outer_seed, self._seed_name = self._seed_name, name.upper()
         try:

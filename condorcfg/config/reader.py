@@ -67,6 +67,7 @@ COMMAND_TIMEOUT = 60  # seconds, for --allow-exec commands
 DEFAULT_EXCLUDE_REGEXP = (r"^((\..*)|(.*\.pl)|(.*\.py)|(.*\.sh)|(.*~)|(#.*)|(.*\.rpmsave)|(.*\.rpmnew)"
                           r"|(.*\.dpkg-old)|(.*\.dpkg-dist)|(.*\.cfsaved))$")
 _IF_INITIALS = frozenset("eEiI")
+_KEYWORD_INITIALS = frozenset("eEiI:")  # a line starting otherwise is no if/elif/else/endif line
 _BLANKS = " \t\n\v\f\r"
 EXCLUDE_REGEXP_SECONDS = 1.0  # all LOCAL_CONFIG_DIR_EXCLUDE_REGEXP searches in one directory
 # an innermost group followed by a repetition (its content is checked in Python: one regular
@@ -275,7 +276,7 @@ class Reader:
     def read_text(self, text: str, file: str, depth: int, first_line: int = 1, template: str | None = None,
                   use_location: Location | None = None) -> None:
         try:
-            self._read_lines(iter_logical_lines(text, file, first_line), file, depth, template, use_location)
+            self._read_lines(iter_logical_lines(text, first_line), file, depth, template, use_location)
         except LineTooLong as exc:
             raise _fatal("a logical line is longer than the limit; check for a runaway `\\` continuation",
                          Location(file, exc.line), code="line-too-long")
@@ -285,7 +286,7 @@ class Reader:
             raise
 
     def _read_lines(self, lines, file: str, depth: int, template: str | None, use_location: Location | None) -> None:
-        """Read the statements of ``lines`` (an iterator of LogicalLine: each is read before the next is made)."""
+        """Read the statements of ``lines`` (an iterator of logical lines: each is read before the next is made)."""
         ifs: list[list] = []  # [parent_active, taking, done, seen_else, location]
         active = True  # all enclosing branches are taken
         chain = tuple(self.use_chain) if template else ()
@@ -293,11 +294,21 @@ class Reader:
         budget = cfg.budget
         statements = cfg.statements
         if_keyword, parse_statement, statement_class = st.if_keyword, st.parse_statement, st.Statement
-        for line in lines:
-            where = self.where = Location(file, line.line, line.column, line.end_line)
+        plain_assign, store = st.PLAIN_ASSIGN.match, self._store
+        for line_text, line_number, end_line, column, strict in lines:
+            where = self.where = Location(file, line_number, column, end_line)
             budget.statement(where)
-            text_ = line.text
-            first = text_[:1]
+            first = line_text[0]
+            if active and first not in _KEYWORD_INITIALS:
+                plain = plain_assign(line_text)
+                if plain is not None:  # NAME = value: the short cut (statements.PLAIN_ASSIGN)
+                    name, value = plain.groups()
+                    statement = statement_class(st.ASSIGN, where, line_text, name, "=", value, "", template,
+                                                use_location, chain)
+                    statements.append(statement)
+                    store(name, value, "=", where, statement)
+                    continue
+            text_ = line_text
             if first == ":":
                 rest = text_[1:].lstrip(_BLANKS)
                 keyword = if_keyword(rest)
@@ -307,8 +318,9 @@ class Reader:
             # (only a line starting with i/e can be an if/elif/else/endif line: skip the call otherwise)
             keyword = if_keyword(text_) if first in _IF_INITIALS else None
             if keyword:
-                self._if_line(keyword, ifs, active, where, line, template, use_location, chain)
-                active = all(entry[1] for entry in ifs)
+                self._if_line(keyword, ifs, active, where, line_text, template, use_location, chain)
+                # (a branch is taken only inside taken branches: the innermost decides)
+                active = ifs[-1][1] if ifs else True
                 continue
             if not active:
                 statements.append(statement_class("skipped", where, text_, None, None, None, "", template,
@@ -328,7 +340,7 @@ class Reader:
                 statement.value = body
                 self._assign(name, body, "@=", where, statement)
             elif kind in (st.ASSIGN, st.APPEND):
-                if operator == ":" and line.strict:
+                if operator == ":" and strict:
                     raise _fatal(f"obsolete use of ':' for assignment of {name} after #opt:strict; "
                                  f"write `{name} = ...`", where, code="colon-assignment")
                 self._assign(name, value, operator, where, statement)
@@ -348,23 +360,23 @@ class Reader:
         close = "@" + tag
         body = []
         budget = self.config.budget
-        for line in lines:
+        for text_, *_ in lines:
             budget.statement(where)
             # (exactly: lines come trimmed, except a last line without a newline, which HTCondor
             # keeps raw - there "  @end" is no closing tag and the file ends inside the value)
-            if line.text == close:
+            if text_ == close:
                 return "\n".join(body)
-            body.append(line.text)
+            body.append(text_)
         raise _fatal(f"the multi-line value started here is never closed: add a line `{close}`", where,
                      code="unclosed-heredoc")
 
-    def _if_line(self, keyword, ifs, active, where, line, template, use_location, chain) -> None:
+    def _if_line(self, keyword, ifs, active, where, text, template, use_location, chain) -> None:
         word, condition = keyword
         cfg = self.config
         # an elif/else/endif line belongs to the context around its block, like the `if` line
         context_active = active if word == "if" or not ifs else ifs[-1][0]
-        cfg.statements.append(st.Statement(word, where, line.text, value=condition, active=context_active,
-                                           template=template, use_location=use_location, template_chain=chain))
+        cfg.statements.append(st.Statement(word, where, text, None, None, condition, "", template, use_location,
+                                           chain, context_active))
         if word == "if":
             if len(ifs) >= MAX_IF_DEPTH:
                 raise _fatal(f"if-blocks are nested more than {MAX_IF_DEPTH} deep (HTCondor: if nesting too deep!)",
@@ -425,10 +437,15 @@ class Reader:
             cfg.diagnostics.append(Diagnostic(
                 "warning", f"obsolete use of ':' for assignment of {name}; write `{name} = ...`", where,
                 code="colon-assignment"))
+        self._store(name, value, operator, where, statement)
+
+    def _store(self, name: str, value: str, operator: str, where: Location, statement) -> None:
+        """Define the valid knob name ``name`` as ``value`` (the assignment's value text)."""
+        cfg = self.config
         key = name.upper()
         if key == name:
             key = name  # the same string: the tables then hold no second copy of an upper-case name
-        existing = cfg.stored(key)
+        existing = cfg.stored_key(key)
         if existing is not None and existing.matches_default and "." not in key:
             existing = None  # HTCondor never stored that one (it repeated the default)
         if operator == "+=":

@@ -72,21 +72,26 @@ def _lstrip(text: str) -> str:
 
 
 def logical_lines(text: str, file: str, first_line: int = 1, keep_comments: bool = False) -> list[LogicalLine]:
-    """Split ``text`` into logical lines the way HTCondor does (a list of :func:`iter_logical_lines`).
+    """Split ``text`` into logical lines the way HTCondor does (:func:`iter_logical_lines` as objects).
 
     ``first_line`` numbers the first physical line (template bodies start
     mid-file).  Comment lines are returned only when ``keep_comments`` is
     true (they then start with ``#``); ``#opt:`` directives are always obeyed.
     """
-    return list(iter_logical_lines(text, file, first_line, keep_comments))
+    return [LogicalLine(text_, file, line, end_line, column, strict)
+            for text_, line, end_line, column, strict in iter_logical_lines(text, first_line, keep_comments)]
 
 
-def iter_logical_lines(text: str, file: str, first_line: int = 1, keep_comments: bool = False):
-    """The logical lines of ``text`` one by one (see :func:`logical_lines`).
+CHUNK = 1 << 16  # characters split into physical lines at a time
 
-    A generator that walks the text without splitting it first: the reader processes each
-    line before the next is made, so a huge file never has all its lines in memory at once
-    and a per-load limit on statements stops it early.
+
+def iter_logical_lines(text: str, first_line: int = 1, keep_comments: bool = False):
+    """The logical lines of ``text`` one by one, each a tuple ``(text, line, end_line, column, strict)``.
+
+    (Tuples, not :class:`LogicalLine` objects: the reader takes every line apart at once, and
+    making an object per line costs start-up time.)  A generator that splits the text a chunk
+    at a time: the reader processes each line before the next is made, so a huge file never
+    has all its lines in memory at once and a per-load limit on statements stops it early.
     """
     old_comment_mode = False
     strict = False
@@ -96,7 +101,7 @@ def iter_logical_lines(text: str, file: str, first_line: int = 1, keep_comments:
     tail = ""  # last character of buf
     start_line = start_column = 0
 
-    def directive_line(logical: str, end_line: int) -> LogicalLine | None:
+    def directive_line(logical: str, end_line: int) -> tuple | None:
         """A blank or comment logical line: obey ``#opt:`` and return it only if comments are kept."""
         nonlocal old_comment_mode, strict
         if not logical.strip(_SPACE):
@@ -111,70 +116,70 @@ def iter_logical_lines(text: str, file: str, first_line: int = 1, keep_comments:
                 strict = True
             if not keep_comments:
                 return None
-        return LogicalLine(logical, file, start_line, max(end_line, start_line), start_column, strict)
+        return (logical, start_line, max(end_line, start_line), start_column, strict)
 
+    terminated = text.rfind("\n") + 1  # text[:terminated] is the newline-terminated lines
     position = 0
-    while True:
-        newline = text.find("\n", position)
-        if newline < 0:
-            break
-        raw = text[position:newline]
-        position = newline + 1
-        line_number += 1
-        if buf is None:
-            # fast path: a complete line (no continuation pending, none started here)
-            stripped = raw.strip(_SPACE)
-            if not stripped:
-                continue
-            first = stripped[0]
-            if stripped[-1] != "\\" and first != "#":
-                yield LogicalLine(stripped, file, line_number, line_number, raw.find(first) + 1, strict)
-                continue
-        piece = raw.rstrip(_SPACE)
-        stripped = piece.lstrip(_SPACE)
-        in_comment = stripped.startswith("#")
-        if buf is None:
-            start_line = line_number
-            start_column = len(piece) - len(stripped) + 1
-            if not stripped:
-                continue
-            buf, size, tail = [stripped], len(stripped), stripped[-1]
-        else:
-            if in_comment and not old_comment_mode:
-                # new-comment mode: a comment inside a continuation counts as its last character only
-                stripped = stripped[-1:]
-                in_comment = False
-            if stripped:
-                buf.append(stripped)
-                size += len(stripped)
-                tail = stripped[-1]
-            if size > MAX_LOGICAL_LINE:
-                raise LineTooLong(line_number)
-        # `tail` is the last character of the whole buffer, as HTCondor tests it (a blank
-        # continuation line adds nothing, so the previous line's last character counts)
-        if tail == "\\":
-            # drop the backslash; buf holds only non-empty pieces, so the new tail is at hand
-            # (searching back over emptied pieces made many `# c \` continuation lines quadratic)
-            last = buf[-1][:-1]
-            if last:
-                buf[-1] = last
+    while position < terminated:
+        chunk_end = text.find("\n", position + CHUNK) + 1 or terminated
+        chunk = text[position:chunk_end - 1].split("\n")
+        position = chunk_end
+        for raw in chunk:
+            line_number += 1
+            if buf is None:
+                # fast path: a complete line (no continuation pending, none started here)
+                stripped = raw.strip(_SPACE)
+                if not stripped:
+                    continue
+                first = stripped[0]
+                if stripped[-1] != "\\" and first != "#":
+                    yield (stripped, line_number, line_number, raw.find(first) + 1, strict)
+                    continue
+            piece = raw.rstrip(_SPACE)
+            stripped = piece.lstrip(_SPACE)
+            in_comment = stripped.startswith("#")
+            if buf is None:
+                start_line = line_number
+                start_column = len(piece) - len(stripped) + 1
+                if not stripped:
+                    continue
+                buf, size, tail = [stripped], len(stripped), stripped[-1]
             else:
-                buf.pop()
-            size -= 1
-            tail = buf[-1][-1] if buf else ""
-            # a top-level comment ending in "\" does not continue (new-comment mode)
-            if not (in_comment and not old_comment_mode):
+                if in_comment and not old_comment_mode:
+                    # new-comment mode: a comment inside a continuation counts as its last character only
+                    stripped = stripped[-1:]
+                    in_comment = False
+                if stripped:
+                    buf.append(stripped)
+                    size += len(stripped)
+                    tail = stripped[-1]
+                if size > MAX_LOGICAL_LINE:
+                    raise LineTooLong(line_number)
+            # `tail` is the last character of the whole buffer, as HTCondor tests it (a blank
+            # continuation line adds nothing, so the previous line's last character counts)
+            if tail == "\\":
+                # drop the backslash; buf holds only non-empty pieces, so the new tail is at hand
+                # (searching back over emptied pieces made many `# c \` continuation lines quadratic)
+                last = buf[-1][:-1]
+                if last:
+                    buf[-1] = last
+                else:
+                    buf.pop()
+                size -= 1
+                tail = buf[-1][-1] if buf else ""
+                # a top-level comment ending in "\" does not continue (new-comment mode)
+                if not (in_comment and not old_comment_mode):
+                    continue
+            logical = "".join(buf)
+            buf = None
+            if not logical:
                 continue
-        logical = "".join(buf)
-        buf = None
-        if not logical:
-            continue
-        if logical[0] == "#" or logical[0] in _SPACE:
-            found = directive_line(logical, line_number)
-            if found is not None:
-                yield found
-        else:
-            yield LogicalLine(logical, file, start_line, line_number, start_column, strict)
+            if logical[0] == "#" or logical[0] in _SPACE:
+                found = directive_line(logical, line_number)
+                if found is not None:
+                    yield found
+            else:
+                yield (logical, start_line, line_number, start_column, strict)
     last_unterminated = text[position:]  # "" when the text ends with a newline
     found = None
     if last_unterminated:

@@ -22,9 +22,15 @@ import re
 from condorcfg.diagnostics import Location
 
 _BLANKS = " \t\n\v\f\r"
-_VALID_NAME = re.compile(r"[A-Za-z0-9_./]+")
+_NAME_CHARS = "A-Za-z0-9_./"  # what a knob name may hold
+_VALID_NAME = re.compile(f"[{_NAME_CHARS}]+")
 # the common line `NAME = value` (name up to a blank, "=" or ":"; blanks, then "=")
 _SIMPLE_ASSIGN = re.compile(r"([^ \t\n\v\f\r=:]+)[ \t\n\v\f\r]*=[ \t\n\v\f\r]*(.*)", re.S)
+# The commonest line of all: `NAME = value` with a valid name as written (no `$(...)` to expand).
+# A line this matches, and that is no if/elif/else/endif line (those start with i or e),
+# parse_statement() makes (ASSIGN, NAME, "=", value, "") of, and NAME needs no check:
+# the reader takes that short cut for most lines.
+PLAIN_ASSIGN = re.compile(rf"([{_NAME_CHARS}]+)[ \t\n\v\f\r]*=[ \t\n\v\f\r]*(.*)", re.S)
 IF_KEYWORDS = ("if", "elif", "else", "endif")
 KEYWORD_STATEMENTS = ("include", "use", "error", "warning")
 
@@ -84,17 +90,15 @@ class StatementError(Exception):
         self.hint = hint
 
 
+_IF_LINE = re.compile(r"(endif|elif|else|if)(?=[ \t\n\v\f\r]|\Z)", re.I | re.A)  # ASCII case only, as HTCondor
+
+
 def if_keyword(text: str) -> tuple[str, str] | None:
     """``(keyword, rest)`` when the line is an if/elif/else/endif line, else None."""
-    if not text or text[0] not in "eEiI":
+    found = _IF_LINE.match(text)
+    if found is None:
         return None
-    head = text[:6].lower()
-    for keyword in ("endif", "elif", "else", "if"):
-        if head.startswith(keyword):
-            after = text[len(keyword):]
-            if not after or after[0] in _BLANKS:
-                return keyword, after.strip(_BLANKS)
-    return None
+    return found.group(1).lower(), text[found.end():].strip(_BLANKS)
 
 
 def parse_statement(text: str) -> tuple[str, str, str, str, str]:
