@@ -32,6 +32,7 @@ _PAIR = re.compile(r"([A-Za-z_][A-Za-z0-9_.]*)=(.*)", re.DOTALL)
 def add_arguments(parser) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     evaluate = actions.add_parser("eval", help="evaluate a requirement for a host and a job",
+                                  formatter_class=parser.formatter_class,
                                   description="Evaluate a Qube! requirement expression for a host and a job.")
     evaluate.add_argument("expression", help="the requirement, e.g. 'host.os eq linux'")
     evaluate.add_argument("--host", action="append", default=[], metavar="FILE|NAME=VALUE",
@@ -40,6 +41,7 @@ def add_arguments(parser) -> None:
                           help="job properties: a YAML/JSON file, or one NAME=VALUE (repeatable)")
     evaluate.add_argument("--format", choices=("text", "json"), default="text")
     translate = actions.add_parser("translate", help="translate a requirement to a ClassAd expression",
+                                   formatter_class=parser.formatter_class,
                                    description="Translate a Qube! requirement to a ClassAd expression "
                                                "(evaluated in the machine ad).")
     translate.add_argument("expression", help="the requirement, e.g. 'host.os eq linux'")

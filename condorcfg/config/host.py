@@ -111,13 +111,13 @@ def _addresses(config: Config, facts: dict) -> dict[str, str]:
     if it matches; an interface name cannot be checked against a profile, so the profile's
     address is kept.
     """
-    import fnmatch
-    import ipaddress
-
     wanted = (config.value("NETWORK_INTERFACE") or "").strip()
     addresses = {name: facts.get(name, "") for name in ("IP_ADDRESS", "IPV4_ADDRESS", "IPV6_ADDRESS")}
     if not wanted or wanted == "*":
-        return addresses
+        return addresses  # (the usual case: the imports below cost start-up time)
+    import fnmatch
+    import ipaddress
+
     try:
         literal = ipaddress.ip_address(wanted)
     except ValueError:

@@ -541,6 +541,10 @@ def self_names(name: str, prefixes: tuple[str, ...]) -> tuple[str, ...]:
     return (upper,)
 
 
+# `$(NAME)`: as the only "$" of a value, the usual self reference (`X = $(X) more`)
+_LONE_REFERENCE = re.compile(r"\$\(([A-Za-z0-9_./]+)\)")
+
+
 def expand_self(text: str, selves: tuple[str, ...], evaluate: Evaluator, budget=None) -> str:
     """Expand only references to the knob being assigned (``$(X)``, ``$(X:d)``, ``$F..(X)``)."""
     if "$" not in text:
@@ -552,6 +556,25 @@ def expand_self(text: str, selves: tuple[str, ...], evaluate: Evaluator, budget=
             break
     else:
         return text  # cheap test first: no self reference is possible
+    if budget is None:
+        budget = Budget()  # a caller without a configuration: this call's own budget
+    if text.count("$") == 1:
+        lone = _LONE_REFERENCE.search(text)
+        if lone is not None and lone.group(1).upper() in selves:
+            start, end = lone.span()
+            replacement = evaluate(Found(NORMAL, "", lone.group(1), start, end))
+            if "$" not in replacement:
+                # no "$" is left: what expand_self_walk() makes of it, and spends, without the walk
+                text = text[:start] + replacement + text[end:]
+                budget.spend(2, len(text))
+                if len(text) > MAX_EXPANDED_SIZE:
+                    raise ExpansionLimit("self-reference expansion does not terminate", text, True)
+                return text
+    return expand_self_walk(text, selves, evaluate, budget)
+
+
+def expand_self_walk(text: str, selves: tuple[str, ...], evaluate: Evaluator, budget) -> str:
+    """:func:`expand_self` by HTCondor's walk over the text, one self reference at a time."""
 
     def skip(kind: str, body: str) -> bool:
         if kind == NORMAL:
@@ -560,8 +583,6 @@ def expand_self(text: str, selves: tuple[str, ...], evaluate: Evaluator, budget=
             return body.upper() not in selves
         return True
 
-    if budget is None:
-        budget = Budget()  # a caller without a configuration: this call's own budget
     walk = _Walk(budget=budget)
     count = 0
     pos = 0

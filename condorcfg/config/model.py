@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 
 from condorcfg.config import macros
+from condorcfg.config.statements import from_record
 from condorcfg.config.defaults import prefixed_default
 from condorcfg.config.limits import FUNCTION_STEPS, Budget, BudgetExceeded
 from condorcfg.diagnostics import CondorcfgError, Diagnostic, Location, error, warning
@@ -69,16 +70,18 @@ class Definition:
     (:meth:`share_with`), so a knob appended to 30,000 times costs one copy of its text.
     """
 
-    __slots__ = ("name", "_raw", "_shared", "location", "origin", "template", "use_location", "overrode", "text",
+    __slots__ = ("name", "_raw", "_shared", "_location", "origin", "template", "use_location", "overrode", "text",
                  "matches_default", "template_chain")
 
-    def __init__(self, name: str, raw: str, location: Location, origin: str = "file", template: str | None = None,
+    def __init__(self, name: str, raw: str, location: "Location | tuple", origin: str = "file", template: str | None = None,
                  use_location: Location | None = None, overrode: "Definition | None" = None, text: str | None = None,
                  matches_default: bool = False, template_chain: tuple = ()):
         self.name = name  # spelling as written (after name expansion)
         self._raw = raw  # the text, or (_SharedText, offset, length) once superseded by a longer value
         self._shared = None  # the _SharedText whose latest text is this (effective) definition's raw
-        self.location = location
+        # a Location, or the reader's (file, line, column, end_line), made a Location when first asked for
+        # (most definitions' places are never shown)
+        self._location = location
         self.origin = origin  # file | template | default | host | env
         self.template = template  # "ROLE:Execute" for a template definition
         # the `use` line that applied the template; for nested templates the user's own (outermost)
@@ -90,6 +93,13 @@ class Definition:
         # every `use` that led to this definition, outermost first: ((template, use Location), ...);
         # the last entry is (self.template, the `use` line inside the enclosing template body)
         self.template_chain = template_chain
+
+    @property
+    def location(self) -> Location:
+        where = self._location
+        if where.__class__ is tuple:
+            where = self._location = Location(*where)
+        return where
 
     @property
     def raw(self) -> str:
@@ -160,7 +170,9 @@ class Config:
         self.subsystem_defaults: dict[str, str] = {} if subsystem_defaults is None else subsystem_defaults
         self.diagnostics: list[Diagnostic] = []
         self.files: list[str] = []
-        self.statements: list = []
+        # the reader's records of statements not yet made into Statement objects (see `statements`)
+        self.statement_records: list[tuple] = []
+        self._statements: list = []
         self._table: dict[str, Definition] = {}
         # every definition in reading order, only for names defined more than once (or undefined):
         # most names have one, and a list per name costs ~100 bytes on a million-line configuration
@@ -176,6 +188,15 @@ class Config:
         # names whose expansion never ends (a cycle, references that multiply): the diagnostic, so asking
         # again does not run the expansion to its limit again (a lint run asks about a name many times)
         self._endless: dict[str, Diagnostic] = {}
+
+    @property
+    def statements(self) -> list:
+        """Every statement read, in reading order (made from the reader's records when first asked for)."""
+        records = self.statement_records
+        if records:
+            self._statements.extend(map(from_record, records))
+            records.clear()
+        return self._statements
 
     def __repr__(self) -> str:
         return (f"Config(subsystem={self.subsystem!r}, local_name={self.local_name!r}, files={self.files!r}, "
@@ -391,8 +412,9 @@ class Config:
         self.budget.spend(FUNCTION_STEPS, len(found.body))
         return evaluate_function(found.kind, found.prefix, found.body, _FunctionContext(self))
 
-    def expand_self(self, name: str, text: str, location: Location | None = None) -> str:
-        """Expand the references to ``name`` itself in a value being assigned to it (7.2)."""
+    def expand_self(self, name: str, text: str, location: "Location | tuple | None" = None) -> str:
+        """Expand the references to ``name`` itself in a value being assigned to it (7.2).  ``location``: the
+        assignment's, or the reader's ``(file, line, column, end_line)`` of it."""
         if "$" not in text:
             return text
         if "." not in name and name.upper() not in text.upper():
@@ -402,6 +424,8 @@ class Config:
         try:
             return macros.expand_self(text, selves, self._evaluate, self.budget)
         except (macros.ExpansionLimit, RecursionError):
+            if location.__class__ is tuple:
+                location = Location(*location)
             raise CondorcfgError(error(
                 f"the value of {name} refers to {name} through a function in a way that never ends "
                 f"(HTCondor crashes here); assign the computed value to another knob first",

@@ -134,7 +134,7 @@ class Reader:
         self.use_depth = 0
         self.release = ".".join(map(str, VERSION))  # the HTCondor release read as (load(release=...))
         self.version = VERSION
-        self.where: Location | None = None  # the statement being read (for a budget-exceeded error)
+        self.place: tuple | None = None  # (file, line, column, end_line) being read (for a budget-exceeded error)
         # the `use` lines being applied, outermost first: (template "CAT:Name", use Location)
         self.use_chain: list[tuple[str, Location]] = []
 
@@ -282,31 +282,35 @@ class Reader:
                          Location(file, exc.line), code="line-too-long")
         except BudgetExceeded as exc:
             if exc.diagnostic.location is None:  # an expansion ran out: point at the line that did it
-                exc.diagnostic.location = self.where
+                exc.diagnostic.location = Location(*self.place) if self.place else None
             raise
 
     def _read_lines(self, lines, file: str, depth: int, template: str | None, use_location: Location | None) -> None:
-        """Read the statements of ``lines`` (an iterator of logical lines: each is read before the next is made)."""
-        ifs: list[list] = []  # [parent_active, taking, done, seen_else, location]
+        """Read the statements of ``lines`` (an iterator of logical lines: each is read before the next is made).
+
+        Each line's place is kept as ``(file, line, column, end_line)``, a Location made of it only
+        where one is needed (a statement other than an assignment or if-line, an error), and its
+        statement as a record (:func:`condorcfg.config.statements.from_record`): both are made for
+        every line of every file and template read.
+        """
+        ifs: list[list] = []  # [parent_active, taking, done, seen_else, place]
         active = True  # all enclosing branches are taken
-        chain = tuple(self.use_chain) if template else ()
+        context = (template, use_location, tuple(self.use_chain) if template else ())
         cfg = self.config
         budget = cfg.budget
-        statements = cfg.statements
-        if_keyword, parse_statement, statement_class = st.if_keyword, st.parse_statement, st.Statement
+        records = cfg.statement_records
+        if_keyword, parse_statement = st.if_keyword, st.parse_statement
         plain_assign, store = st.PLAIN_ASSIGN.match, self._store
         for line_text, line_number, end_line, column, strict in lines:
-            where = self.where = Location(file, line_number, column, end_line)
-            budget.statement(where)
+            place = self.place = (file, line_number, column, end_line)
+            budget.statement(None)  # (read_text points a spent budget at self.place)
             first = line_text[0]
             if active and first not in _KEYWORD_INITIALS:
                 plain = plain_assign(line_text)
                 if plain is not None:  # NAME = value: the short cut (statements.PLAIN_ASSIGN)
                     name, value = plain.groups()
-                    statement = statement_class(st.ASSIGN, where, line_text, name, "=", value, "", template,
-                                                use_location, chain)
-                    statements.append(statement)
-                    store(name, value, "=", where, statement)
+                    records.append((st.ASSIGN, place, line_text, name, "=", value, "", context, True))
+                    store(name, value, "=", place, line_text, context)
                     continue
             text_ = line_text
             if first == ":":
@@ -318,42 +322,41 @@ class Reader:
             # (only a line starting with i/e can be an if/elif/else/endif line: skip the call otherwise)
             keyword = if_keyword(text_) if first in _IF_INITIALS else None
             if keyword:
-                self._if_line(keyword, ifs, active, where, line_text, template, use_location, chain)
+                word, condition = keyword
+                # an elif/else/endif line belongs to the context around its block, like the `if` line
+                context_active = active if word == "if" or not ifs else ifs[-1][0]
+                records.append((word, place, line_text, None, None, condition, "", context, context_active))
+                self._if_line(word, condition, ifs, active, place)
                 # (a branch is taken only inside taken branches: the innermost decides)
                 active = ifs[-1][1] if ifs else True
                 continue
             if not active:
-                statements.append(statement_class("skipped", where, text_, None, None, None, "", template,
-                                                  use_location, chain, False))
+                records.append(("skipped", place, text_, None, None, None, "", context, False))
                 continue
+            where = Location(file, line_number, column, end_line)
             try:
                 kind, name, operator, value, options = parse_statement(text_)
             except st.StatementError as exc:
                 raise _fatal(f"HTCondor rejects this line: {exc.hint}", where, code="syntax")
-            statement = statement_class(kind, where, text_, name, operator, value, options, template, use_location,
-                                        chain)
-            statements.append(statement)
-            if kind == st.SECTION:
-                continue
             if kind == st.HEREDOC:
-                body = self._collect_heredoc(lines, value, where)
-                statement.value = body
-                self._assign(name, body, "@=", where, statement)
+                value = self._collect_heredoc(lines, value, where)
+                name = self._assign(name, value, "@=", place, text_, context)
             elif kind in (st.ASSIGN, st.APPEND):
                 if operator == ":" and strict:
                     raise _fatal(f"obsolete use of ':' for assignment of {name} after #opt:strict; "
                                  f"write `{name} = ...`", where, code="colon-assignment")
-                self._assign(name, value, operator, where, statement)
-            elif kind == st.INCLUDE:
+                name = self._assign(name, value, operator, place, text_, context)
+            records.append((kind, place, text_, name, operator, value, options, context, True))
+            if kind == st.INCLUDE:
                 self._include(options, value, depth, where)
             elif kind == st.USE:
                 self._use(options, value, depth, where)
             elif kind in (st.ERROR, st.WARNING):
-                self._message(kind, value, where, statement)
+                self._message(kind, value, where, text_, context)
         if ifs:
-            opened = ifs[-1][4]
             raise _fatal("this `if` has no matching `endif` before the end of the file "
-                         "(an if-block must be closed in the file that opens it)", opened, code="unclosed-if")
+                         "(an if-block must be closed in the file that opens it)", Location(*ifs[-1][4]),
+                         code="unclosed-if")
 
     def _collect_heredoc(self, lines, tag: str, where: Location) -> str:
         """The body of a ``NAME @=tag`` value: the lines up to ``@tag``, taken from the ``lines`` iterator."""
@@ -370,53 +373,48 @@ class Reader:
         raise _fatal(f"the multi-line value started here is never closed: add a line `{close}`", where,
                      code="unclosed-heredoc")
 
-    def _if_line(self, keyword, ifs, active, where, text, template, use_location, chain) -> None:
-        word, condition = keyword
-        cfg = self.config
-        # an elif/else/endif line belongs to the context around its block, like the `if` line
-        context_active = active if word == "if" or not ifs else ifs[-1][0]
-        cfg.statements.append(st.Statement(word, where, text, None, None, condition, "", template, use_location,
-                                           chain, context_active))
+    def _if_line(self, word: str, condition: str, ifs: list, active: bool, place: tuple) -> None:
         if word == "if":
             if len(ifs) >= MAX_IF_DEPTH:
                 raise _fatal(f"if-blocks are nested more than {MAX_IF_DEPTH} deep (HTCondor: if nesting too deep!)",
-                             where, code="if-depth")
-            taking = self._condition(condition, "if", where) if active else False
-            ifs.append([active, taking, taking, False, where])
+                             Location(*place), code="if-depth")
+            taking = self._condition(condition, "if", place) if active else False
+            ifs.append([active, taking, taking, False, place])
         elif word == "elif":
             if not ifs:
-                raise _fatal("`elif` without a matching `if`", where, code="if-structure")
+                raise _fatal("`elif` without a matching `if`", Location(*place), code="if-structure")
             top = ifs[-1]
             if top[3]:
-                raise _fatal("`elif` after `else` is not allowed; move it before the `else`", where,
+                raise _fatal("`elif` after `else` is not allowed; move it before the `else`", Location(*place),
                              code="if-structure")
             if top[0] and not top[2]:
-                top[1] = self._condition(condition, "elif", where)
+                top[1] = self._condition(condition, "elif", place)
                 top[2] = top[1]
             else:
                 top[1] = False
         elif word == "else":
             if not ifs:
-                raise _fatal("`else` without a matching `if`", where, code="if-structure")
+                raise _fatal("`else` without a matching `if`", Location(*place), code="if-structure")
             top = ifs[-1]
             if top[3]:
-                raise _fatal("a second `else` in the same if-block is not allowed", where, code="if-structure")
+                raise _fatal("a second `else` in the same if-block is not allowed", Location(*place),
+                             code="if-structure")
             top[1] = top[0] and not top[2]
             top[2] = True
             top[3] = True
         else:  # endif
             if not ifs:
-                raise _fatal("`endif` without a matching `if`", where, code="if-structure")
+                raise _fatal("`endif` without a matching `if`", Location(*place), code="if-structure")
             ifs.pop()
 
-    def _condition(self, condition: str, keyword: str, where: Location) -> bool:
+    def _condition(self, condition: str, keyword: str, place: tuple) -> bool:
         cfg = self.config
         try:
             return evaluate_condition(condition, cfg.expand, cfg.is_defined, self._template_exists, self.version)
         except ConditionError as exc:
             raise _fatal(f"`{condition}` is not a valid {keyword} condition because {exc.reason}; HTCondor "
                          f"accepts only numbers, true/false/yes/no, `defined NAME`, `version OP X.Y.Z` "
-                         f"and `$(...)` expanding to one of those", where, code="bad-condition")
+                         f"and `$(...)` expanding to one of those", Location(*place), code="bad-condition")
 
     def _template_exists(self, category: str, name: str | None) -> bool:
         names = self.templates.template_names(category)
@@ -424,22 +422,23 @@ class Reader:
             return bool(names)
         return self.templates.find_template(category, name) is not None
 
-    def _assign(self, name_text: str, value: str, operator: str, where: Location, statement) -> None:
+    def _assign(self, name_text: str, value: str, operator: str, place: tuple, text: str, context: tuple) -> str:
+        """Define the knob ``name_text`` names (macros in it expanded, then checked); returns the name."""
         cfg = self.config
         # names are expanded now - except in template bodies, where `$(` makes the name invalid
-        name = cfg.expand(name_text) if "$" in name_text and not statement.template else name_text
+        name = cfg.expand(name_text) if "$" in name_text and not context[0] else name_text
         if not st.is_valid_name(name):
             shown = f"{name_text!r} expands to {name!r}" if name != name_text else repr(name)
             raise _fatal(f"illegal knob name {shown}; knob names may only contain letters, digits, '_', '.' "
-                         f"and '/'", where, code="illegal-name")
-        statement.name = name
+                         f"and '/'", Location(*place), code="illegal-name")
         if operator == ":" and name.lower() != "runbenchmarks":
             cfg.diagnostics.append(Diagnostic(
-                "warning", f"obsolete use of ':' for assignment of {name}; write `{name} = ...`", where,
+                "warning", f"obsolete use of ':' for assignment of {name}; write `{name} = ...`", Location(*place),
                 code="colon-assignment"))
-        self._store(name, value, operator, where, statement)
+        self._store(name, value, operator, place, text, context)
+        return name
 
-    def _store(self, name: str, value: str, operator: str, where: Location, statement) -> None:
+    def _store(self, name: str, value: str, operator: str, place: tuple, text: str, context: tuple) -> None:
         """Define the valid knob name ``name`` as ``value`` (the assignment's value text)."""
         cfg = self.config
         key = name.upper()
@@ -451,7 +450,7 @@ class Reader:
         if operator == "+=":
             old = existing.raw if existing is not None else cfg.defaults.get(key)
             value = f"{old} {value}" if old else value
-        raw = cfg.expand_self(name, value, where) if "$" in value else value
+        raw = cfg.expand_self(name, value, place) if "$" in value else value
         matches_default = False
         if existing is None:
             # HTCondor stores the built-in text when a new value just repeats the default (TRUE -> true);
@@ -459,10 +458,9 @@ class Reader:
             default = cfg.defaults.get(key.split(".", 1)[-1] if "." in key else key)
             if default is not None and _same_param_value(default, raw):
                 raw, matches_default = default, True
-        template = statement.template
-        cfg.define(Definition(name, raw, where, "template" if template else "file", template,
-                              statement.use_location, None, statement.text, matches_default,
-                              statement.template_chain), key)
+        template, use_location, chain = context
+        cfg.define(Definition(name, raw, place, "template" if template else "file", template, use_location, None,
+                              text, matches_default, chain), key)
 
     def _include(self, options: str, target_text: str, depth: int, where: Location) -> None:
         ifexist = command = False
@@ -626,7 +624,7 @@ class Reader:
             "error", f"{message}; HTCondor ignores this knob and goes on", where, code="auto-use",
             notes=[note] if note else []))
 
-    def _message(self, kind: str, text: str, where: Location, statement) -> None:
+    def _message(self, kind: str, text: str, where: Location, line_text: str, context: tuple) -> None:
         cfg = self.config
         message = cfg.expand(text)
         if kind == st.ERROR:
@@ -635,10 +633,10 @@ class Reader:
             stop.error_text = message  # an AUTO_USE template reports just this text
             raise stop
         cfg.diagnostics.append(Diagnostic("warning", message, where, code="warning-statement"))
-        if statement.template:  # HTCondor quirk: a template's `warning :` also defines the knob `warning`
-            cfg.define(Definition("warning", message, where, origin="template", template=statement.template,
-                                  use_location=statement.use_location, text=statement.text,
-                                  template_chain=statement.template_chain))
+        template, use_location, chain = context
+        if template:  # HTCondor quirk: a template's `warning :` also defines the knob `warning`
+            cfg.define(Definition("warning", message, where, origin="template", template=template,
+                                  use_location=use_location, text=line_text, template_chain=chain))
 
     # --- local config files ----------------------------------------------------------------
 
