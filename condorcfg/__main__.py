@@ -1,5 +1,3 @@
-import sys
+from condorcfg.cli import entry
 
-from condorcfg.cli import main
-
-sys.exit(main())
+entry()

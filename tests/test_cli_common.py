@@ -14,6 +14,8 @@ from __future__ import annotations
 import io
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -460,3 +462,21 @@ def test_the_readme_documents_the_same_defaults():
         assert name in table, f"README's profile table lacks {name}"
         shown = re.sub(r"\s*\(.*\)", "", table[name]).strip("` ")
         assert shown == (str(value) if value not in ("", {}) else "none"), (name, shown)
+
+
+# --- the program entry: exits without tearing the interpreter down, output complete -----------------
+
+@pytest.mark.parametrize("argv, status", [
+    (["value", "--config", CONFIG, "--machine", PROFILE, "NUM_CPUS", "NO_SUCH_KNOB"], 1),
+    (["dump", "--config", CONFIG, "--machine", PROFILE], 0),
+    (["value", "--config", "/no/such/file", "START"], 2),
+])
+def test_the_program_flushes_everything_and_keeps_the_exit_status(argv, status):
+    program = subprocess.run([sys.executable, "-m", "condorcfg", *argv], capture_output=True, text=True,
+                             timeout=120, check=False)
+    in_process = subprocess.run([sys.executable, "-c", "import sys; from condorcfg.cli import main; "
+                                 "sys.exit(main(sys.argv[1:]))", *argv], capture_output=True, text=True,
+                                timeout=120, check=False)
+    assert program.returncode == in_process.returncode == status
+    assert program.stdout == in_process.stdout and program.stderr == in_process.stderr
+    assert program.stdout or program.stderr
