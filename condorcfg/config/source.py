@@ -132,9 +132,12 @@ def iter_logical_lines(text: str, first_line: int = 1, keep_comments: bool = Fal
                 if not stripped:
                     continue
                 first = stripped[0]
-                if stripped[-1] != "\\" and first != "#":
-                    yield (stripped, line_number, line_number, raw.find(first) + 1, strict)
-                    continue
+                if stripped[-1] != "\\":
+                    if first != "#":
+                        yield (stripped, line_number, line_number, raw.find(first) + 1, strict)
+                        continue
+                    if not keep_comments and stripped[:5].lower() != "#opt:":
+                        continue  # a comment line (what directive_line() makes of it)
             piece = raw.rstrip(_SPACE)
             stripped = piece.lstrip(_SPACE)
             in_comment = stripped.startswith("#")
