@@ -334,6 +334,11 @@ class Config:
                 out.append(written.name)
         return out
 
+    def keys(self) -> list[str]:
+        """The upper-case names of the effective definitions, in the order they were first defined."""
+        table = self._table
+        return [key for key in self._order if key in table]
+
     def definitions(self) -> list[Definition]:
         """The effective definitions, in the order the names were first defined."""
         return [self._table[key] for key in self._order if key in self._table]

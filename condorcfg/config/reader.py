@@ -579,8 +579,7 @@ class Reader:
         """
         cfg = self.config
         names: dict[str, str] = {}  # upper name -> spelling
-        for definition in cfg.definitions():
-            key = definition.name.upper()
+        for key in cfg.keys():
             if key.startswith(AUTO_USE_PREFIX) and "." not in key:
                 names.setdefault(key, cfg.history(key)[0].name)
         for table in (cfg.defaults, cfg.subsystem_defaults):

@@ -67,21 +67,30 @@ class Template:
         return f"{self.category}:{self.name}"
 
 
-# category (upper) -> {name (upper) -> Template}, in file order
-_cache: dict[str, dict[str, Template]] | None = None
+# category (upper) -> its file's name; then category -> {name (upper) -> Template}, in file order,
+# each file parsed when its category is first asked for (a configuration uses two or three)
+_files: dict[str, str] | None = None
+_parsed: dict[str, dict[str, Template]] = {}
 
 
-def _load() -> dict[str, dict[str, Template]]:
-    global _cache
-    if _cache is None:
-        table: dict[str, dict[str, Template]] = {}
+def _category_files() -> dict[str, str]:
+    global _files
+    if _files is None:
         folder = data_dir("templates")
-        for entry in sorted(n for n in os.listdir(folder) if n.endswith(".config")):
-            path = os.path.join(folder, entry)
-            category = entry[:-len(".config")].upper()
-            table[category] = {t.name.upper(): t for t in parse_template_file(path, category)}
-        _cache = table
-    return _cache
+        _files = {entry[:-len(".config")].upper(): os.path.join(folder, entry)
+                  for entry in sorted(n for n in os.listdir(folder) if n.endswith(".config"))}
+    return _files
+
+
+def _category(category: str) -> dict[str, Template]:
+    """The templates of ``category`` (upper case); {} for an unknown category."""
+    found = _parsed.get(category)
+    if found is None:
+        path = _category_files().get(category)
+        if path is None:
+            return {}
+        found = _parsed[category] = {t.name.upper(): t for t in parse_template_file(path, category)}
+    return found
 
 
 def parse_template_file(path: "str | os.PathLike", category: str) -> list[Template]:
@@ -134,17 +143,17 @@ def _dedent(lines: list[str]) -> list[str]:
 
 def categories() -> list[str]:
     """The template categories, upper case (ROLE, SECURITY, POLICY, FEATURE, ...)."""
-    return list(_load())
+    return list(_category_files())
 
 
 def template_names(category: str) -> list[str]:
     """Names of the templates of ``category`` (any case), in file order; [] for an unknown category."""
-    return [t.name for t in _load().get(category.strip().upper(), {}).values()]
+    return [t.name for t in _category(category.strip().upper()).values()]
 
 
 def find_template(category: str, name: str) -> Template | None:
     """The template ``category : name`` (both case-insensitive), or None if HTCondor has no such template."""
-    return _load().get(category.strip().upper(), {}).get(name.strip().upper())
+    return _category(category.strip().upper()).get(name.strip().upper())
 
 
 _ASSIGNED = re.compile(r"^[ \t]*([A-Za-z_][A-Za-z0-9_.]*)[ \t]*(?:\+?=|@=)", re.MULTILINE)
