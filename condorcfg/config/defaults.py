@@ -32,11 +32,17 @@ def _table() -> dict:
     if _data is None:
         with open(DATA_FILE, encoding="utf-8") as handle:
             raw = json.load(handle)
-        knobs = {name.upper(): dict(entry, name=name) for name, entry in raw["knobs"].items()}
-        subsystems = {sub.upper(): {name.upper(): dict(entry, name=name) for name, entry in table.items()}
+        knobs = {name.upper(): _named(entry, name) for name, entry in raw["knobs"].items()}
+        subsystems = {sub.upper(): {name.upper(): _named(entry, name) for name, entry in table.items()}
                       for sub, table in raw["subsystems"].items()}
         _data = {"version": raw["htcondor_version"], "knobs": knobs, "subsystems": subsystems}
     return _data
+
+
+def _named(entry: dict, name: str) -> dict:
+    """``entry`` (just read, so no copy is needed) with its knob's spelling added."""
+    entry["name"] = name
+    return entry
 
 
 def builtin_defaults(subsystem: str = "TOOL") -> dict[str, str]:
