@@ -46,7 +46,8 @@ _VERSION_SETS = frozenset({_ALPHA | _SPACE | _CMP | _DIGIT, _ALPHA | _SPACE | _C
 _DEFINED_SETS = frozenset({_ALPHA | _SPACE, _ALPHA | _SPACE | _COLON, _ALPHA | _SPACE | _IDENT,
                            _ALPHA | _SPACE | _IDENT | _COLON, _ALPHA | _SPACE | _DIGIT, _ALPHA | _SPACE | _DIGIT | _IDENT,
                            _ALPHA | _SPACE | _DIGIT | _FLOAT, _ALPHA | _SPACE | _DIGIT | _IDENT | _FLOAT})
-_C_NUMBER_PREFIX = re.compile(r"[ \t\n\v\f\r]*[-+]?(\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
+# (patterns few conditions need are compiled when used, through re's cache: compiling costs start-up time)
+_C_NUMBER_PREFIX = r"[ \t\n\v\f\r]*[-+]?(\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 
 
 def _matches_literal(text: str, literal: str, no_trailing_token: bool = True) -> bool:
@@ -138,7 +139,7 @@ _characterize_remembered = lru_cache(maxsize=4096)(_characterize)  # configurati
 
 def _atof(text: str) -> float:
     """C's atof: the longest number at the start (``1.5.2`` is 1.5, ``0e-`` is 0), else 0."""
-    match = _C_NUMBER_PREFIX.match(text)
+    match = re.match(_C_NUMBER_PREFIX, text)
     return float(match.group().strip(_BLANKS)) if match else 0.0
 
 
@@ -243,7 +244,7 @@ def _version(rest: str, version: tuple = VERSION) -> bool:
     return not result if negated else result
 
 
-_SCANF_INT = re.compile(r"[ \t\n\v\f\r]*([-+]?)(\d+)")
+_SCANF_INT = r"[ \t\n\v\f\r]*([-+]?)(\d+)"  # (compiled when used: see _C_NUMBER_PREFIX)
 
 
 def _scanf_version(text: str) -> list[int]:
@@ -255,7 +256,7 @@ def _scanf_version(text: str) -> list[int]:
             if text[position:position + 1] != ".":
                 break
             position += 1
-        match = _SCANF_INT.match(text, position)
+        match = re.compile(_SCANF_INT).match(text, position)
         if not match:
             break
         value = _scanf_int(match.group(2))

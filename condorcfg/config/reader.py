@@ -72,16 +72,17 @@ _BLANKS = " \t\n\v\f\r"
 EXCLUDE_REGEXP_SECONDS = 1.0  # all LOCAL_CONFIG_DIR_EXCLUDE_REGEXP searches in one directory
 # an innermost group followed by a repetition (its content is checked in Python: one regular
 # expression for "a repetition inside" backtracked quadratically on a long pattern)
-_REPEATED_GROUP = re.compile(r"\(((?:[^()\\]|\\.)*)\)[+*{]")
-_ESCAPE = re.compile(r"\\.")
+# (compiled when used, through re's cache: only a configured exclude pattern needs them)
+_REPEATED_GROUP = r"\(((?:[^()\\]|\\.)*)\)[+*{]"
+_ESCAPE = r"\\."
 
 
 def _nested_quantifier(pattern: str) -> bool:
     """A group containing a repetition or an alternative, itself repeated: (a+)+ (a*)* (a|aa)+ ...
     (exponential backtracking on a crafted file name)."""
-    for group in _REPEATED_GROUP.finditer(pattern):
+    for group in re.finditer(_REPEATED_GROUP, pattern):
         content = group.group(1)
-        if "|" in content or any(char in _ESCAPE.sub("", content) for char in "+*}"):
+        if "|" in content or any(char in re.sub(_ESCAPE, "", content) for char in "+*}"):
             return True
     return False
 

@@ -156,7 +156,8 @@ def find_template(category: str, name: str) -> Template | None:
     return _category(category.strip().upper()).get(name.strip().upper())
 
 
-_ASSIGNED = re.compile(r"^[ \t]*([A-Za-z_][A-Za-z0-9_.]*)[ \t]*(?:\+?=|@=)", re.MULTILINE)
+# (compiled when used, through re's cache: only lint asks which templates assign a name)
+_ASSIGNED = r"^[ \t]*([A-Za-z_][A-Za-z0-9_.]*)[ \t]*(?:\+?=|@=)"
 _assigning: dict[str, list[str]] | None = None
 
 
@@ -169,7 +170,7 @@ def templates_assigning(name: str) -> list[str]:
         for category in categories():
             for template_name in template_names(category):
                 template = find_template(category, template_name)
-                for found in _ASSIGNED.finditer(template.body if template else ""):
+                for found in re.finditer(_ASSIGNED, template.body if template else "", re.MULTILINE):
                     uses = index.setdefault(found.group(1).upper(), [])
                     use = f"{category} : {template.name}"
                     if use not in uses:
