@@ -1,8 +1,11 @@
 """Unit tests of condorcfg.config.source: physical -> logical lines with HTCondor's quirks."""
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from condorcfg.config import source
 from condorcfg.config.source import MAX_LOGICAL_LINE, LineTooLong, decode, logical_lines
 
 
@@ -74,3 +77,25 @@ def test_runaway_continuation_is_bounded():
 def test_decode_falls_back_to_latin1():
     assert decode("café".encode()) == "café"
     assert decode(b"caf\xe9") == "café"
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_lines_are_the_same_whatever_the_chunk_size(seed, monkeypatch):
+    """The text is split a chunk at a time: continuations, comments and #opt: directives that cross
+    a chunk's end read as they do in one piece (and the last line without a newline too)."""
+    rng = random.Random(seed)
+    pieces = ["X = a", "  Y=b  ", "\\", "# c \\", "#opt:strict", "#opt:oldcomment", "#opt:newcomment", "", "\t",
+              "Z : 1", "@end", "if true", "\r"]
+    lines = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 3))) for _ in range(400)]
+    for ending in ("\n", "", "\\\n", "tail"):
+        text = "\n".join(lines) + ending
+        whole = [(l.text, l.line, l.end_line, l.column, l.strict) for l in
+                 logical_lines(text, "f", keep_comments=True)]
+        # a plain comment line is skipped by a short cut: it reads as the comments kept, left out
+        assert [(l.text, l.line, l.end_line, l.column, l.strict) for l in logical_lines(text, "f")] == \
+            [line for line in whole if not line[0].startswith("#")]
+        for chunk in (1, 7, 64):
+            monkeypatch.setattr(source, "CHUNK", chunk)
+            assert [(l.text, l.line, l.end_line, l.column, l.strict) for l in
+                    logical_lines(text, "f", keep_comments=True)] == whole
+        monkeypatch.undo()
