@@ -85,6 +85,18 @@ def templates(release: str) -> dict[str, dict]:
 
 
 _membership: dict[str, tuple] = {}
+_in_any: frozenset | None = None
+
+
+def knob_in_any_release(name: str) -> bool:
+    """Does some release's knob table have ``name``?  (One set look-up: most unknown names are in none.)"""
+    global _in_any
+    if _in_any is None:
+        from condorcfg.config.defaults import _table
+
+        added = (n.upper() for delta in _load()["knobs"].values() for n in delta["added"])
+        _in_any = frozenset(_table()["knobs"]).union(added)
+    return name.upper() in _in_any
 
 
 def has_knob(release: str, name: str) -> bool:

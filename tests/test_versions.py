@@ -19,6 +19,7 @@ import pytest
 
 import condorcfg
 from condorcfg import releases
+from condorcfg.lint.checks._releases import knows, releases_knowing
 from oracle import config_child
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -126,3 +127,15 @@ def test_the_quick_membership_test_agrees_with_the_tables():
     for release in releases.known():
         table = releases.knobs(release)
         assert [n for n in names if releases.has_knob(release, n) != (n in table)] == [], release
+
+
+def test_the_any_release_short_cut_agrees_with_each_release():
+    """releases_knowing() answers "none" for a name no release has from one set: check it against
+    every release's own table, for names of the base, added, removed and of no release."""
+    data = releases._load()["knobs"]
+    names = ["START", "SCHEDD.MAX_JOBS_RUNNING", "SITE_PATH_1", "NO_SUCH_KNOB_X", "start"]
+    for delta in data.values():
+        names += list(delta["added"])[:5] + list(delta["removed"])[:5]
+    for name in names:
+        assert releases_knowing(name) == [r for r in releases.known() if knows(r, name)], name
+    assert any(releases_knowing(name) for name in names) and not releases_knowing("NO_SUCH_KNOB_X")

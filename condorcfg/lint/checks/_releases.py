@@ -17,4 +17,6 @@ def releases_knowing(name: str) -> list[str]:
     """The releases (oldest first) whose knob table has ``name``."""
     from condorcfg import releases
 
+    if not releases.knob_in_any_release(_base_name(name)):
+        return []
     return [release for release in releases.known() if knows(release, name)]
