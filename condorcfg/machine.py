@@ -45,7 +45,6 @@ and the key.
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 import reprlib
@@ -274,6 +273,8 @@ def load_profile(path: str) -> MachineProfile:
                        f"write a long id list as a JSON profile", shown)
     try:
         if is_json:
+            import json  # only for a JSON profile: commands that print no JSON then never import it
+
             data = json.loads(text)
         else:
             data = flat_yaml.load(text)  # the usual flat profile, without ruamel.yaml's start-up

@@ -1,7 +1,7 @@
 """What each HTCondor release series knows: its knobs (with raw defaults) and its templates.
 
 The data is ``lint/knowledge/releases.json`` (tools/make_versions.py reads it out of each
-release's wheel): HTCondor 25.14.1 is the base (``config/builtin_defaults.json`` and
+release's wheel): HTCondor 25.14.1 is the base (``config/default_table.py`` and
 ``templates/*.config``, which condorcfg reads by), every other release its differences from it.
 A release is named exactly (``24.0.24``) or by its series (``24.0``, ``10.0``).
 """

@@ -32,7 +32,7 @@ def test_loaded_once_and_module_level_access(kb):
 
 def test_builtin_table_is_reused_not_copied():
     data = json.loads((ROOT / "condorcfg" / "lint" / "knowledge" / "knobs.json").read_text())
-    assert "knobs" not in data  # the names/types come from condorcfg/config/builtin_defaults.json
+    assert "knobs" not in data  # the names/types come from condorcfg/config/default_table.py
     assert data["builtin_table_size"] > 1000
 
 

@@ -7,7 +7,7 @@ Sources, in order of authority:
   configuration reader defines on an empty configuration (``param.keys()``: the
   built-in table plus the host facts such as ``FULL_HOSTNAME``), and the Python
   type ``param.get()`` gives each, which confirms the declared knob types;
-* the built-in default table (``condorcfg/config/builtin_defaults.json`` made by
+* the built-in default table (``condorcfg/config/default_table.py`` made by
   tools/make_defaults.py, or the copy in ../shared/spec when that is absent): knob
   names, declared types, raw defaults;
 * ``templates/*.config``: names that HTCondor's own templates assign;
@@ -163,12 +163,19 @@ def _read_json(path: Path):
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+def _read_table_module(path: Path) -> dict:
+    """condorcfg's generated table module, as {"knobs": ...} (executed alone: no condorcfg import)."""
+    namespace: dict = {}
+    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)
+    return {"knobs": namespace["KNOBS"]}
+
+
 def builtin_table() -> tuple[dict, str]:
     """name -> {type, default, path} from the config engineer's table (or the spec copy)."""
-    for path in (ROOT / "condorcfg" / "config" / "builtin_defaults.json",
+    for path in (ROOT / "condorcfg" / "config" / "default_table.py",
                  SHARED / "spec" / "builtin_defaults_25_14_1.json"):
         if path.is_file():
-            data = _read_json(path)
+            data = _read_json(path) if path.suffix == ".json" else _read_table_module(path)
             table = data.get("knobs") or data.get("defaults") or {}
             knobs = {}
             for name, entry in table.items():

@@ -5,7 +5,7 @@ For every release below, the wheel is downloaded from the package registry (``pi
 htcondor==X``, into ``--cache``, never into the repository) and its ``libcondor_utils`` read
 with tools/make_defaults.py's ELF reader: the compiled table of knobs (name, raw default,
 type) and the compiled configuration templates (``use CATEGORY : Name`` bodies).  HTCondor
-25.14.1 (the oracle, and condorcfg/config/builtin_defaults.json, templates/*.config) is the
+25.14.1 (the oracle, and condorcfg/config/default_table.py, templates/*.config) is the
 base; each other release is stored as its differences from it, so the file stays small:
 
     {"base": "25.14.1", "releases": ["10.0.9", ...],

@@ -1,6 +1,6 @@
 """HTCondor 25.14.1's built-in default table: raw default text and declared type per knob.
 
-The data is ``builtin_defaults.json`` beside this module, generated (and checked against
+The data is the module ``default_table`` beside this one, generated (and checked against
 the real HTCondor) by ``tools/make_defaults.py``; it is read once, on first use.
 
 Two layers, as in HTCondor:
@@ -17,32 +17,23 @@ Names are case-insensitive; every function takes any spelling.
 """
 from __future__ import annotations
 
-import json
-import os
-
-DATA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "builtin_defaults.json")
 
 _data: dict | None = None
 _by_subsystem: dict[str, dict[str, str]] = {}
 
 
 def _table() -> dict:
-    """The JSON, with upper-case keys added for case-insensitive lookups (loaded once)."""
+    """The table keyed by upper-case name for case-insensitive lookups, each entry with its spelling
+    (made once)."""
     global _data
     if _data is None:
-        with open(DATA_FILE, encoding="utf-8") as handle:
-            raw = json.load(handle)
-        knobs = {name.upper(): _named(entry, name) for name, entry in raw["knobs"].items()}
-        subsystems = {sub.upper(): {name.upper(): _named(entry, name) for name, entry in table.items()}
-                      for sub, table in raw["subsystems"].items()}
-        _data = {"version": raw["htcondor_version"], "knobs": knobs, "subsystems": subsystems}
+        from condorcfg.config import default_table  # (on first use: most imports of this module need no table)
+
+        knobs = {name.upper(): dict(entry, name=name) for name, entry in default_table.KNOBS.items()}
+        subsystems = {sub.upper(): {name.upper(): dict(entry, name=name) for name, entry in table.items()}
+                      for sub, table in default_table.SUBSYSTEMS.items()}
+        _data = {"version": default_table.HTCONDOR_VERSION, "knobs": knobs, "subsystems": subsystems}
     return _data
-
-
-def _named(entry: dict, name: str) -> dict:
-    """``entry`` (just read, so no copy is needed) with its knob's spelling added."""
-    entry["name"] = name
-    return entry
 
 
 def builtin_defaults(subsystem: str = "TOOL") -> dict[str, str]:
