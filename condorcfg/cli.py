@@ -13,7 +13,6 @@ file) and the exit status is 2, never a traceback.
 from __future__ import annotations
 
 import gc
-import importlib
 import os
 import sys
 
@@ -79,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     if name not in COMMANDS:
         print(f"condorcfg: unknown command {name!r}\n\n{_usage()}", file=sys.stderr)
         return EXIT_USAGE
-    module = importlib.import_module(COMMANDS[name][0])
+    __import__(COMMANDS[name][0])  # (not importlib.import_module: importlib brings warnings, a millisecond)
+    module = sys.modules[COMMANDS[name][0]]
     # A command builds its data once and keeps it to the end (hardly any reference cycles): collecting
     # young objects every 700 allocations rescans the big heaps of large reports and many slots for
     # nothing (a quarter of a 99,000-finding SARIF report).  Cycles are still collected, less often.

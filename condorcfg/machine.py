@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import os
 import re
-import reprlib
 
 from condorcfg import flat_yaml
 from condorcfg.diagnostics import CondorcfgError, error
@@ -184,14 +183,14 @@ def _whole_number(name: str, value, where: str) -> int:
     return number
 
 
-_REPR = reprlib.Repr()
-_REPR.maxlevel, _REPR.maxlist, _REPR.maxdict, _REPR.maxtuple, _REPR.maxset = 2, 4, 4, 4, 4
-_REPR.maxstring = _REPR.maxother = _REPR.maxlong = 40
-
-
 def _shown(value) -> str:
     """A short repr for messages: never walks (or prints) more than a few parts of a big value."""
-    text = _REPR.repr(value)
+    import reprlib  # (only for a message about a bad profile)
+
+    short = reprlib.Repr()
+    short.maxlevel, short.maxlist, short.maxdict, short.maxtuple, short.maxset = 2, 4, 4, 4, 4
+    short.maxstring = short.maxother = short.maxlong = 40
+    text = short.repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 

@@ -9,8 +9,8 @@ system, without its 11 ms of imports on every start-up).
 """
 from __future__ import annotations
 
-import importlib
 import os
+import sys
 from functools import lru_cache
 
 from condorcfg.diagnostics import CondorcfgError, Diagnostic
@@ -27,7 +27,8 @@ def data_dir(name: str) -> str:
     """
     package = DATA_PACKAGES[name]
     try:
-        locations = list(importlib.import_module(package).__path__)
+        __import__(package)  # (not importlib.import_module: importing importlib brings warnings)
+        locations = list(sys.modules[package].__path__)
     except (ImportError, AttributeError):
         locations = []
     found = locations[0] if len(locations) == 1 else None

@@ -10,7 +10,7 @@ next to nothing.
 """
 from __future__ import annotations
 
-import importlib
+import sys
 
 _EXPORTS = {
     "parse": "condorcfg.classad.parser",
@@ -34,7 +34,8 @@ def __getattr__(name: str):
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'condorcfg.classad' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    __import__(module)  # (not importlib.import_module: importing importlib brings warnings)
+    value = getattr(sys.modules[module], name)
     globals()[name] = value  # later look-ups skip __getattr__
     return value
 
