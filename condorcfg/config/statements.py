@@ -107,12 +107,16 @@ class StatementError(Exception):
 _IF_LINE = re.compile(r"(endif|elif|else|if)(?=[ \t\n\v\f\r]|\Z)", re.I | re.A)  # ASCII case only, as HTCondor
 
 
+_IF_KEYWORD = {keyword: keyword for keyword in IF_KEYWORDS}
+
+
 def if_keyword(text: str) -> tuple[str, str] | None:
     """``(keyword, rest)`` when the line is an if/elif/else/endif line, else None."""
     found = _IF_LINE.match(text)
     if found is None:
         return None
-    return found.group(1).lower(), text[found.end():].strip(_BLANKS)
+    # (the keyword constant itself, not a lower-cased copy: the reader keeps one per if-line read)
+    return _IF_KEYWORD[found.group(1).lower()], text[found.end():].strip(_BLANKS)
 
 
 def parse_statement(text: str) -> tuple[str, str, str, str, str]:
