@@ -93,6 +93,19 @@ class Declarations:
         raise NeedsArgparse()
 
 
+def read(add_arguments, prog: str, description: str, argv: list[str]):
+    """The arguments of a command whose ``add_arguments(parser)`` declares them, read from ``argv``;
+    exits 0 or 2 as argparse does for help and errors."""
+    declarations = Declarations(prog, description)
+    try:
+        add_arguments(declarations)
+    except NeedsArgparse:  # (sub-commands)
+        parser = argparse_parser(prog, description)
+        add_arguments(parser)
+        return parser.parse_args(argv)
+    return parse(declarations, argv)
+
+
 def parse(declarations: Declarations, argv: list[str]) -> SimpleNamespace:
     """The arguments argparse would give for ``argv``; exits 0 or 2 as argparse does for help and errors."""
     if declarations.short_reading:

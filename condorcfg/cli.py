@@ -84,16 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     # young objects every 700 allocations rescans the big heaps of large reports and many slots for
     # nothing (a quarter of a 99,000-finding SARIF report).  Cycles are still collected, less often.
     gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 20)
-    prog, description = f"condorcfg {name}", COMMANDS[name][1]
     try:
-        try:
-            declarations = arguments.Declarations(prog, description)
-            module.add_arguments(declarations)
-            args = arguments.parse(declarations, argv[1:])
-        except arguments.NeedsArgparse:  # (sub-commands)
-            parser = arguments.argparse_parser(prog, description)
-            module.add_arguments(parser)
-            args = parser.parse_args(argv[1:])
+        args = arguments.read(module.add_arguments, f"condorcfg {name}", COMMANDS[name][1], argv[1:])
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         return int(exc.code or 0)
     try:
