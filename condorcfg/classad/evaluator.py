@@ -472,14 +472,8 @@ def _c_attr(node, d):
             return UNDEFINED if value is _MISS else value
         return absolute, p
     # MY.x, TARGET.x, OTHER.x, PARENT.x: the scope word is itself an (unscoped) attribute
-    # reference, one level deeper; it is compiled the first time a fast path below does not apply
+    # reference, one level deeper, evaluated when a fast path below does not apply
     base_name = (node.scope_text or scope).lower()
-    base_fns = []
-
-    def base_fn(cur, st):
-        if not base_fns:
-            base_fns.append(_c_attr(ast.AttrRef(base_name, line=node.line, column=node.column), p)[0])
-        return base_fns[0](cur, st)
     if base_name == "my":
         def my_select(cur, st):
             if cur is None:
@@ -492,7 +486,7 @@ def _c_attr(node, d):
                     return _deref(entry, cur, st, p)
                 value = _lookup(cur, k, st, p)
                 return UNDEFINED if value is _MISS else value
-            return _select_value(base_fn(cur, st), k, st, p)
+            return _select_value(_scope_word(base_name, p)(cur, st), k, st, p)
         return my_select, p + 1
     if base_name in ("target", "other"):
         def target_select(cur, st):
@@ -515,12 +509,27 @@ def _c_attr(node, d):
                         return _deref(entry, other, st, p)
                     value = _lookup(other, k, st, p)
                     return UNDEFINED if value is _MISS else value
-            return _select_value(base_fn(cur, st), k, st, p)
+            return _select_value(_scope_word(base_name, p)(cur, st), k, st, p)
         return target_select, p + 1
 
     def scoped(cur, st):
-        return _select_value(base_fn(cur, st), k, st, p)
+        return _select_value(_scope_word(base_name, p)(cur, st), k, st, p)
     return scoped, p + 1
+
+
+def _scope_word(name: str, p: int):
+    """The compiled reference to scope word ``name`` (``my``, ``target`` ...) at depth ``p``.
+
+    It depends on nothing else, so there is one per word and depth, made when first needed
+    (not one per scoped reference: most are answered by the fast paths)."""
+    key = (name, p)
+    fn = _SCOPE_WORD_FNS.get(key)
+    if fn is None:
+        fn = _SCOPE_WORD_FNS[key] = _c_attr(ast.AttrRef(name), p)[0]
+    return fn
+
+
+_SCOPE_WORD_FNS: dict[tuple, object] = {}  # (scope word, depth) -> its compiled reference; depths are bounded
 
 
 def _select_value(base, k, st, p):
@@ -688,13 +697,16 @@ def _c_logical_chain(node, d):
         break
     fns = []
     maxd = p  # the innermost binary's children are the deepest operands
+    constant = True
     for operand, at in reversed(operands):
         fn, m = _compile(operand, at)
         fns.append(fn)
         if m > maxd:
             maxd = m
+        if constant and fn.__code__ is not _CONST_CODE:
+            constant = False
     fn = _LOGICAL_CHAINS[op](fns)
-    if all(f.__code__ is _CONST_CODE for f in fns):
+    if constant:
         fn = _fold(fn, *fns)
     return fn, maxd
 

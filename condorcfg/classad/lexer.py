@@ -7,16 +7,28 @@ token, integer literals with a leading zero are refused, and the *old* syntax
 (config files, ``condor_status -l``) reads strings differently from the *new*
 (``[ ... ]``) syntax.
 
-Two readers give the same tokens.  Most texts are read by one ``findall()`` of a
-regular expression over the common tokens (names, plain numbers, operators, strings
-without escapes); a text with anything else -- comments, escapes, hex, ``.5``, a bad
-character -- is read token by token, by a regular expression whose matching group
-names the kind, with the context-sensitive cases finished by hand.  A token is the
-tuple ``(type, value, line, column)``; the list ends with ``('$END', None, ...)``.
+The parser reads *items*: :func:`read` gives the list of items of a text and the
+list of their start offsets, ending with :data:`END`.  Most texts are read by one
+``findall()`` of a regular expression over the common tokens -- names, plain numbers,
+operators, strings without escapes -- and their items are their texts, made into
+values by the parser, which reads each once (a tuple per token was half of the
+time of a parse).  A text with anything else -- comments, escapes, hex, ``.5``, a bad
+character -- is read token by token by the reader that knows every rule: names and
+operators are still their texts, literals are ``("LITERAL", value)`` and quoted names
+``("QIDENT", name)``, and a ``-`` glued onto a number is in the literal.  On the
+common texts the parser glues a ``-`` by position, which gives what the lexer's rule
+gives there (tests/test_classad_grammar.py feeds lark :func:`tokenize`'s tokens,
+glued by the lexer's rule, and compares the trees).
+
+:func:`tokenize` gives the classic tokens ``(type, value, line, column)``, ending with
+``('$END', None, ...)``: what errors describe, and what the grammar of record reads.
+Offsets, not lines, are what :func:`read` and its errors carry: a text with newlines
+is located once, at the end (:func:`located`).
 """
 from __future__ import annotations
 
 import re
+from itertools import accumulate
 
 from condorcfg.classad.values import ERROR, UNDEFINED
 
@@ -43,12 +55,12 @@ def _case_variants(word: str) -> list[str]:
 
 
 # Keywords are case-insensitive: every spelling is a key, so a name is looked up without lower().
-_KEYWORDS: dict[str, tuple] = {}
+KEYWORDS: dict[str, tuple] = {}
 for _word, _token in {"true": ("LITERAL", True), "false": ("LITERAL", False),
                       "undefined": ("LITERAL", UNDEFINED), "error": ("LITERAL", ERROR),
                       "is": ("EQOP", "is"), "isnt": ("EQOP", "isnt")}.items():
     for _spelling in _case_variants(_word):
-        _KEYWORDS[_spelling] = _token
+        KEYWORDS[_spelling] = _token
 
 # operator text -> (token type, value).  '=?=' and '=!=' are spelled 'is'/'isnt'
 # in the tree: HTCondor does not tell them apart and prints 'is'.
@@ -102,201 +114,214 @@ _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "a": "
 
 
 def _error(text: str, pos: int, message: str) -> ClassAdSyntaxError:
-    line = text.count("\n", 0, pos) + 1
-    column = pos - (text.rfind("\n", 0, pos) + 1) + 1
-    return ClassAdSyntaxError(message, line, column)
+    """An error at offset ``pos`` (line 1, column pos + 1: :func:`located` finds the line)."""
+    return ClassAdSyntaxError(message, 1, pos + 1)
 
 
-# The common tokens, read by one findall() call into (blanks, token) pairs: offsets are kept by
-# adding lengths.  A token's first character tells its kind (1 name, 2 number, 3 operator,
-# 4 string, 5 quoted name; literal numbers in the loop below: it runs for every token).
-# Anything else -- '.5', '0x1f', '07', strings with backslashes, a bad character -- and comments
-# send the whole text to the token-by-token reader above, which knows every rule: the last
-# alternative takes one such character alone, which no kind accepts.  No alternative backtracks
-# over what it matched.
-_COMMON_RE = re.compile(
-    f"({_BLANKS}*)("
+def line_and_column(text: str, offset: int) -> tuple[int, int]:
+    """The 1-based line and column of ``offset`` in ``text``."""
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def located(text: str, exc: ClassAdSyntaxError) -> ClassAdSyntaxError:
+    """``exc``, whose column is an offset + 1 on line 1, at its line and column in ``text``."""
+    if exc.line != 1 or "\n" not in text:
+        return exc
+    line, column = line_and_column(text, exc.column - 1)
+    return ClassAdSyntaxError(exc.message, line, column)
+
+
+# ---------------------------------------------------------------------------- items
+
+END = "$"  # the item after the last token: '$' starts no token
+
+# What an item is, told by its first element: a token's first character, or a decoded literal's
+# kind.  Every item has one of these keys (the common reader's regular expression makes sure).
+NAME, NUMBER, STRING, QUOTED, OPERATOR, DECODED, DECODED_NAME, AT_END = range(8)
+CLASS_OF = {c: NAME for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"}
+CLASS_OF.update({c: NUMBER for c in "0123456789"})
+CLASS_OF.update({c: OPERATOR for c in "-^+*/%~:,;()[]{}?.<>=!&|"})
+CLASS_OF.update({'"': STRING, "'": QUOTED, "LITERAL": DECODED, "QIDENT": DECODED_NAME, END: AT_END})
+
+# The common tokens, each with the blanks after it, read by one findall(): an item is a match
+# without its blanks, and the start offsets are the running sums of the matches' lengths.
+# Anything else -- '.5', '0x1f', '07', '1.', strings with backslashes, '? :' across blanks,
+# comments, a bad character -- matches the last alternative, which takes the rest of the text:
+# the sign that the reader knowing every rule must read it (no other alternative matches there,
+# so the rest is not one common token and blanks).  A number is refused by lookahead rather than
+# checked in a loop; no alternative backtracks over more than the run it matched.
+_COMMON_TOKEN = (
+    "(?:"
     "[A-Za-z_][A-Za-z0-9_]*"
-    "|[0-9]+(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
-    f"|\\?{_BLANKS}*:|>>>?|>=?|<<|<=?|==|=\\?=|=!=|=|!=?|&&?|\\|\\|?|[-^+*/%~:,;()\\[\\]{{}}?.]"
-    '|"[^"\\\\\\0]*"'
-    "|'[^'\\\\\\0]*'"
-    "|.)",
-    re.S,
+    "|(?:[1-9][0-9]*|0(?![0-9]))(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?(?![.eExX0-9])"
+    f"|\\?:|\\?(?!{_BLANKS}*:)|>>>?|>=?|<<|<=?|==|=\\?=|=!=|=|!=?|&&?|\\|\\|?|/(?![/*])|\\.(?![0-9.])"
+    "|[-^+*%~:,;()\\[\\]{}]"
+    '|"[^"\\\\\\0]*"{new}'
+    "|'[^'\\\\\\0]*'{new}"
+    f"){_BLANKS}*"
 )
-_KIND_OF_FIRST = {c: 1 for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"}
-_KIND_OF_FIRST.update({c: 2 for c in "0123456789"})
-_KIND_OF_FIRST.update({c: 3 for c in "-^+*/%~:,;()[]{}?.<>=!&|"})
-_KIND_OF_FIRST.update({'"': 4, "'": 5})
+# new syntax joins adjacent strings (blanks between): a string before another goes to the full reader
+_NEW_STRING_END = f"(?!{_BLANKS}*[\"'])"
+_COMMON_OLD = _COMMON_TOKEN.replace("{new}", "")
+_COMMON_NEW = _COMMON_TOKEN.replace("{new}", _NEW_STRING_END)
+_COMMON_OLD_RE, _COMMON_NEW_RE = (re.compile(f"{common}|(?s:.+)") for common in (_COMMON_OLD, _COMMON_NEW))
+_ONE_OLD_RE, _ONE_NEW_RE = re.compile(_COMMON_OLD), re.compile(_COMMON_NEW)
 
 
-def tokenize(text: str, syntax: str = OLD) -> list[tuple]:
-    """The token tuples ``(type, value, line, column)`` of ``text``, ending with ``$END``."""
-    tokens = None
-    if "/*" not in text and "//" not in text:
-        tokens = _common_tokens(text, syntax == OLD)
-    if tokens is None:
-        tokens = _all_tokens(text, syntax == OLD)
-    if "\n" in text:
-        return _with_lines(text, tokens)
-    return tokens
+def read(text: str, syntax: str = OLD) -> tuple[list, list]:
+    """``(items, starts)``: the items of ``text`` (see the module's docstring), ending with END,
+    and their start offsets.  Raises ClassAdSyntaxError (at an offset) for text no token reads."""
+    old = syntax == OLD
+    return _common_items(text, old) or _all_items(text, old)
 
 
-def _common_tokens(text: str, old: bool) -> list[tuple] | None:
-    """The tokens of a text made only of common tokens (columns are offsets + 1), else None."""
-    tokens: list[tuple] = []
-    append = tokens.append
-    operators = _OPERATOR_TOKENS
-    keywords = _KEYWORDS
-    kind_of = _KIND_OF_FIRST.get
-    ends_operand = ENDS_OPERAND
-    prev = None  # the type of the token before
-    minus = -1  # offset of a '-' that glues onto the number right after it
-    pos = 0
-    for blanks, item in _COMMON_RE.findall(text):
-        if blanks:
-            pos += len(blanks)
-        kind = kind_of(item[0])
-        if kind == 1:  # name
-            token = keywords.get(item)
-            if token:
-                prev = token[0]
-                append((prev, token[1], 1, pos + 1))
-            else:
-                prev = "IDENT"
-                append(("IDENT", item, 1, pos + 1))
-        elif kind == 3:  # operator
-            if item == "-" and prev not in ends_operand and _starts_number(text, pos + 1):
-                minus = pos  # read with the number after it
-            elif item[0] == "?" and len(item) > 1:
-                prev = "ELVIS"
-                append(("ELVIS", "?:", 1, pos + 1))
-            elif item == "." and text[pos + 1:pos + 2] in _DOT_FOLLOWERS:
-                return None  # '.5', '..': the full rules
-            else:
-                prev, value = operators[item]
-                append((prev, value, 1, pos + 1))
-        elif kind == 2:  # number
-            after = text[pos + len(item):pos + len(item) + 1]
-            if after and after in ".eExX":
-                return None  # '1.', '1.5e', '0x1f', '1.2.3': the full rules
-            if item.isdigit():
-                if item[0] == "0" and len(item) > 1:
-                    return None  # refused (no octal): the full reader says why
-                if minus >= 0:
-                    value = -int(item) if len(item) < 19 else from_chars("-" + item)
-                else:
-                    value = int(item) if len(item) < 19 else from_chars(item)
-            else:
-                value = -float(item) if minus >= 0 else float(item)
-            if minus >= 0:
-                append(("LITERAL", value, 1, minus + 1))
-                minus = -1
-            else:
-                append(("LITERAL", value, 1, pos + 1))
-            prev = "LITERAL"
-        elif kind is not None and len(item) > 1:  # a string or quoted name, closed
-            if not old and (prev == "LITERAL" or prev == "QIDENT"):
-                return None  # new syntax joins adjacent strings: the full reader does that
-            if kind == 4:
-                prev = "LITERAL"
-                append(("LITERAL", item[1:-1], 1, pos + 1))
-            else:
-                prev = "QIDENT"
-                append(("QIDENT", item[1:-1], 1, pos + 1))
-        else:
-            return None  # a character no common token starts with, or a string with escapes
-        pos += len(item)
-    append(("$END", None, 1, len(text) + 1))
-    return tokens
+def _common_items(text: str, old: bool) -> tuple[list, list] | None:
+    """The items and offsets of a text made only of common tokens, else None."""
+    lead = _WS_RE.match(text).end()
+    matches = (_COMMON_OLD_RE if old else _COMMON_NEW_RE).findall(text, lead)
+    if matches and not (_ONE_OLD_RE if old else _ONE_NEW_RE).fullmatch(matches[-1]):
+        return None
+    items = list(map(str.rstrip, matches))  # (no token ends with a blank)
+    items.append(END)
+    return items, list(accumulate(map(len, matches), initial=lead))
 
 
-_DOT_FOLLOWERS = frozenset("0123456789.")
+def number_value(item: str, negative: bool = False):
+    """The value of a common number item (``15``, ``1.5``, ``2e-3``), negated if a '-' glued onto it."""
+    if item.isdigit():
+        if len(item) < 19:
+            return -int(item) if negative else int(item)
+        return from_chars("-" + item if negative else item)
+    return -float(item) if negative else float(item)
 
 
-def _starts_number(text: str, pos: int) -> bool:
-    """A digit, or '.' and a digit, at ``pos``: a '-' before it glues onto the number."""
-    ch = text[pos:pos + 1]
-    if ch.isdigit() and ch.isascii():
-        return True
-    return ch == "." and text[pos + 1:pos + 2].isdigit() and text[pos + 1:pos + 2].isascii()
+def glued(items: list, starts: list, i: int) -> bool:
+    """True when item ``i``, a '-' where an operand belongs, glues onto the common number right
+    after it (the full reader glued its own, by the lexer's rule)."""
+    nxt = items[i + 1]
+    return CLASS_OF[nxt[0]] is NUMBER and starts[i + 1] == starts[i] + 1
 
 
-def _all_tokens(text: str, old: bool) -> list[tuple]:
-    """Every token of ``text`` by the full rules (columns are offsets + 1)."""
-    tokens: list[tuple] = []
-    append = tokens.append
+def _all_items(text: str, old: bool) -> tuple[list, list]:
+    """Every item of ``text`` by the full rules, and their offsets."""
+    items: list = []
+    starts: list = []
+    append = items.append
+    at = starts.append
     match = _TOKEN_RE.match
     operators = _OPERATOR_TOKENS
-    keywords = _KEYWORDS
-    prev = None
+    keywords = KEYWORDS
+    prev = None  # the type of the token before, for the '-' rule
     pos = 0
     while True:
         m = match(text, pos)
         kind = m.lastindex
         start = m.start(kind)
         pos = m.end()
+        at(start)
         if kind == 1:
             word = m.group(1)
+            append(word)
             token = keywords.get(word)
             prev = token[0] if token else "IDENT"
-            append((prev, token[1], 1, start + 1) if token else ("IDENT", word, 1, start + 1))
             continue
         if kind == 4:
-            prev, value = operators[m.group(4)]
-            append((prev, value, 1, start + 1))
+            op = m.group(4)
+            append(op)
+            prev = operators[op][0]
             continue
         if kind == 2:
             digits = m.group(2)
-            append(("LITERAL", int(digits) if len(digits) < 19 else from_chars(digits), 1, start + 1))
+            append(("LITERAL", int(digits) if len(digits) < 19 else from_chars(digits)))
+            prev = "LITERAL"
         elif kind == 6 or (kind == 5 and prev in ENDS_OPERAND):
             pos = start + 1
-            append(("MINUS", "-", 1, start + 1))
+            append("-")
+            prev = "MINUS"
         elif kind == 11 and old:
-            append(("LITERAL", m.group(11)[1:-1], 1, start + 1))
+            append(("LITERAL", m.group(11)[1:-1]))
+            prev = "LITERAL"
         elif kind == 12 and old:
-            append(("QIDENT", m.group(12)[1:-1], 1, start + 1))
+            append(("QIDENT", m.group(12)[1:-1]))
+            prev = "QIDENT"
         elif kind in (5, 9, 14):
             token, pos = _number(text, start)
-            append(token)
+            prev = token[0]
+            append("." if prev == "DOT" else ("LITERAL", token[1]))
         elif kind == 7:
-            append(("ELVIS", "?:", 1, start + 1))
+            append("?:")
+            prev = "ELVIS"
         elif kind == 8:
-            append(("QMARK", "?", 1, start + 1))
+            append("?")
+            prev = "QMARK"
         elif kind == 10:
-            append(("DOT", ".", 1, start + 1))
+            append(".")
+            prev = "DOT"
         elif kind in (11, 12, 13):
             delim = text[start]
             value, pos = _string(text, start, delim, old)
-            append(("LITERAL" if delim == '"' else "QIDENT", value, 1, start + 1))
+            prev = "LITERAL" if delim == '"' else "QIDENT"
+            append((prev, value))
         elif kind == 15:
-            append(("$END", None, 1, start + 1))
-            break
+            append(END)
+            return items, starts
         elif kind == 3:
             raise _error(text, start, "unterminated /* comment: add the closing */")
         else:
             raise _bad_character(text, start)
-        prev = tokens[-1][0]
+
+
+def token_of(item, start: int, negative: bool = False) -> tuple:
+    """The classic token ``(type, value, 1, column)`` of an item (``negative``: a '-' glued onto it)."""
+    column = start + 1
+    if type(item) is tuple:
+        return (item[0], item[1], 1, column)
+    cls = CLASS_OF[item[0]]
+    if cls is NAME:
+        keyword = KEYWORDS.get(item)
+        return (keyword[0], keyword[1], 1, column) if keyword else ("IDENT", item, 1, column)
+    if cls is NUMBER:
+        return ("LITERAL", number_value(item, negative), 1, column)
+    if cls is STRING:
+        return ("LITERAL", item[1:-1], 1, column)
+    if cls is QUOTED:
+        return ("QIDENT", item[1:-1], 1, column)
+    if cls is AT_END:
+        return ("$END", None, 1, column)
+    if item[0] == "?" and len(item) > 1:
+        return ("ELVIS", "?:", 1, column)
+    kind, value = _OPERATOR_TOKENS[item]
+    return (kind, value, 1, column)
+
+
+def tokens_of(items: list, starts: list) -> list[tuple]:
+    """The classic tokens of items, a '-' glued onto a number by the lexer's rule (columns are offsets + 1)."""
+    tokens = []
+    prev = None
+    k = 0
+    while k < len(items):
+        item = items[k]
+        if item == "-" and prev not in ENDS_OPERAND and glued(items, starts, k):
+            token = token_of(items[k + 1], starts[k], negative=True)
+            k += 1
+        else:
+            token = token_of(item, starts[k])
+        tokens.append(token)
+        prev = token[0]
+        k += 1
     return tokens
 
 
-def _with_lines(text: str, tokens: list[tuple]) -> list[tuple]:
-    """Tokens whose columns are offsets + 1, given their line and the column in it."""
-    starts = [0]
-    find = text.find
-    at = find("\n")
-    while at >= 0:
-        starts.append(at + 1)
-        at = find("\n", at + 1)
-    out = []
-    line = 0
-    last = len(starts) - 1
-    for kind, value, _, column in tokens:
-        offset = column - 1
-        while line < last and starts[line + 1] <= offset:
-            line += 1
-        out.append((kind, value, line + 1, offset - starts[line] + 1))
-    return out
+def tokenize(text: str, syntax: str = OLD) -> list[tuple]:
+    """The classic tokens ``(type, value, line, column)`` of ``text``, ending with ``$END``."""
+    try:
+        tokens = tokens_of(*read(text, syntax))
+    except ClassAdSyntaxError as exc:
+        raise located(text, exc) from None
+    if "\n" not in text:
+        return tokens
+    return [(kind, value, *line_and_column(text, column - 1)) for kind, value, _, column in tokens]
 
 
 def _bad_character(text: str, pos: int) -> ClassAdSyntaxError:

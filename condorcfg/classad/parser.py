@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import re
 import sys
+from bisect import bisect_right
 from functools import lru_cache
 
-from condorcfg.classad import ast, civil_time
+from condorcfg.classad import ast, civil_time, lexer
 from condorcfg.classad.lexer import NEW, OLD, ClassAdSyntaxError, tokenize
 from condorcfg.classad.printer import format_reltime_spelling, unparse
 from condorcfg.classad.values import AbsTime, ClassAd
@@ -268,37 +269,93 @@ def _too_deep(line: int, column: int) -> ClassAdSyntaxError:
 
 # --------------------------------------------------------------------------- the parser
 
-# binary operator token -> precedence (loosest 1); all are left-associative
-_BINARY = {"OROR": 1, "ANDAND": 2, "BOR": 3, "BXOR": 4, "BAND": 5, "EQOP": 6, "RELOP": 7, "SHIFTOP": 8,
-           "PLUS": 9, "MINUS": 9, "MULOP": 10}
-_PREFIX = frozenset({"MINUS", "PLUS", "NOTOP"})
-_NAMES = frozenset({"IDENT", "QIDENT"})
-# tokens that continue an operand: a plain name or value followed by none of these is complete
-_CONTINUES = frozenset({"DOT", "LSQB", "ELVIS", "LPAR"})
+# binary operator item -> (precedence (loosest 1), operator); all are left-associative.  'is' and
+# 'isnt' in any case are operators, and '=?='/'=!=' are spelled so in the tree.
+_BINARY = {op: (precedence, op) for precedence, ops in enumerate(
+    [("||",), ("&&",), ("|",), ("^",), ("&",), ("==", "!="), ("<", "<=", ">", ">="), ("<<", ">>", ">>>"),
+     ("+", "-"), ("*", "/", "%")], start=1) for op in ops}
+_BINARY.update({"=?=": (6, "is"), "=!=": (6, "isnt")})
+_BINARY.update({spelling: (6, value) for spelling, (kind, value) in lexer.KEYWORDS.items() if kind == "EQOP"})
+_PREFIX = frozenset({"-", "+", "!", "~"})
+# items that continue an operand: a plain name or value followed by none of these is complete
+_CONTINUES = frozenset({".", "[", "?:", "("})
+_KEYWORDS = lexer.KEYWORDS
+_CLASS_OF = lexer.CLASS_OF
+_NAME, _NUMBER, _STRING, _QUOTED = lexer.NAME, lexer.NUMBER, lexer.STRING, lexer.QUOTED
+_DECODED, _DECODED_NAME = lexer.DECODED, lexer.DECODED_NAME
+_ARGUMENT_SEPARATORS = frozenset({",", ";"})
+_ITEM_SEPARATORS = frozenset({","})
+_new = object.__new__  # nodes made here skip __init__ (a third of a parse's time): see _literal
+
+
+def _literal(value, column: int):
+    node = _new(ast.Literal)
+    node.value = value
+    node.spelling = None
+    node.line = 1
+    node.column = column
+    return node
+
+
+def _attr(name: str, scope, scope_text, quoted: bool, column: int):
+    node = _new(ast.AttrRef)
+    node.name = name
+    node.scope = scope
+    node.scope_text = scope_text
+    node.quoted = quoted
+    node.line = 1
+    node.column = column
+    return node
 
 
 class _Parser:
-    """Precedence climbing over a token list (see classad.lark for the grammar it implements).
+    """Precedence climbing over the items of a text (see classad.lark for the grammar it implements).
 
-    ``depth`` counts the nested expressions being read; each adds a level to the tree, so
-    refusing more than MAX_DEPTH refuses only trees that are too deep anyway, and keeps
-    this parser's recursion (at most six frames a level) bounded.
+    Positions are offsets + 1 on line 1 until :func:`_located` finds the lines.  ``depth``
+    counts the nested expressions being read; each adds a level to the tree, so refusing more
+    than MAX_DEPTH refuses only trees that are too deep anyway, and keeps this parser's
+    recursion (at most six frames a level) bounded.
     """
 
-    __slots__ = ("tokens", "i", "depth", "deepest")
+    __slots__ = ("items", "starts", "i", "depth", "deepest")
 
-    def __init__(self, tokens: list[tuple], i: int = 0):
-        self.tokens = tokens
+    def __init__(self, items: list, starts: list, i: int = 0):
+        self.items = items
+        self.starts = starts
         self.i = i
         self.depth = 0
         self.deepest = 0  # the most nested expressions read at once (see _check_depth)
 
-    def expect(self, kind: str, hint: str) -> tuple:
-        tok = self.tokens[self.i]
-        if tok[0] != kind:
-            raise _syntax_error(tok, hint)
+    def token(self, i: int) -> tuple:
+        """The classic token at item ``i`` (what an error describes)."""
+        start = self.starts[i]
+        for tok in lexer.tokens_of(self.items, self.starts):
+            if tok[3] == start + 1:
+                return tok
+        return lexer.token_of(self.items[i], start)  # (not reached: every item starts a token)
+
+    def error(self, i: int, hint: str) -> ClassAdSyntaxError:
+        return _syntax_error(self.token(i), hint)
+
+    def too_deep(self, i: int) -> ClassAdSyntaxError:
+        return _too_deep(1, self.starts[i] + 1)
+
+    def expect(self, item: str, hint: str) -> None:
+        if self.items[self.i] != item:
+            raise self.error(self.i, hint)
         self.i += 1
-        return tok
+
+    def name_at(self, i: int):
+        """``(name, quoted)`` when item ``i`` is a name or a quoted name, else None."""
+        item = self.items[i]
+        cls = _CLASS_OF[item[0]]
+        if cls is _NAME:
+            return None if item in _KEYWORDS else (item, False)
+        if cls is _QUOTED:
+            return item[1:-1], True
+        if cls is _DECODED_NAME:
+            return item[1], True
+        return None
 
     def expression(self):
         """Operands joined by binary operators (by precedence, left to right), then maybe ``? a : b``."""
@@ -306,34 +363,35 @@ class _Parser:
         if self.depth > self.deepest:
             self.deepest = self.depth
             if self.depth > MAX_DEPTH:
-                raise _too_deep(*self.tokens[self.i][2:])
-        tokens = self.tokens
+                raise self.too_deep(self.i)
+        items = self.items
         binary = _BINARY
         node = self.unary()
-        tok = tokens[self.i]
-        precedence = binary.get(tok[0])
-        if precedence is not None:
+        item = items[self.i]
+        operator = binary.get(item)
+        if operator is not None:
             operands = [node]
-            pending: list[tuple] = []  # (precedence, operator token), precedence rising
-            while precedence is not None:
+            pending: list[tuple] = []  # (precedence, operator), precedence rising
+            while operator is not None:
+                precedence = operator[0]
                 while pending and pending[-1][0] >= precedence:
                     right = operands.pop()
                     left = operands[-1]
-                    operands[-1] = ast.BinaryOp(pending.pop()[1][1], left, right, left.line, left.column)
-                pending.append((precedence, tok))
+                    operands[-1] = _binary(pending.pop()[1], left, right)
+                pending.append(operator)
                 self.i += 1
                 operands.append(self.unary())
-                tok = tokens[self.i]
-                precedence = binary.get(tok[0])
+                item = items[self.i]
+                operator = binary.get(item)
             while pending:
                 right = operands.pop()
                 left = operands[-1]
-                operands[-1] = ast.BinaryOp(pending.pop()[1][1], left, right, left.line, left.column)
+                operands[-1] = _binary(pending.pop()[1], left, right)
             node = operands[0]
-        if tok[0] == "QMARK":
+        if item == "?":
             self.i += 1
             then = self.expression()
-            self.expect("COLON", "expected ':' (the rest of 'condition ? a : b')")
+            self.expect(":", "expected ':' (the rest of 'condition ? a : b')")
             otherwise = self.expression()
             node = ast.Conditional(node, then, otherwise, node.line, node.column)
         self.depth -= 1
@@ -341,54 +399,74 @@ class _Parser:
 
     def unary(self):
         """Prefix operators (``- + ! ~``), then an operand."""
-        tokens = self.tokens
+        items = self.items
         i = self.i
-        tok = tokens[i]
-        kind = tok[0]
-        # the common cases first (the token list ends with $END: i + 1 exists after an operand)
-        if kind == "LITERAL" and tokens[i + 1][0] not in _CONTINUES:
-            self.i = i + 1
-            return ast.Literal(tok[1], tok[2], tok[3])
-        if kind == "IDENT":
-            after = tokens[i + 1][0]
+        item = items[i]
+        cls = _CLASS_OF[item[0]]
+        # the common cases first (the items end with END: i + 1 exists after an operand)
+        if cls is _NAME:
+            after = items[i + 1]
             if after not in _CONTINUES:
+                keyword = _KEYWORDS.get(item)
+                if keyword is None:
+                    self.i = i + 1
+                    return _attr(item, None, None, False, self.starts[i] + 1)
+                if keyword[0] == "LITERAL":
+                    self.i = i + 1
+                    return _literal(keyword[1], self.starts[i] + 1)
+            elif after == "(":
+                if item not in _KEYWORDS:
+                    self.i = i + 1
+                    node = self.name_or_call(item, False, self.starts[i] + 1)
+                    return self.postfix(node) if items[self.i] in _CONTINUES else node
+            elif after == ".":
+                name = items[i + 2]  # (a name is not END: i + 3 exists)
+                if _CLASS_OF[name[0]] is _NAME and items[i + 3] not in _CONTINUES and name not in _KEYWORDS:
+                    scope = _SCOPES.get(item.lower())  # MY.x, TARGET.x: what build_select makes of them
+                    if scope:
+                        self.i = i + 3
+                        return _attr(name, scope, item, False, self.starts[i] + 1)
+        elif cls is _NUMBER:
+            if items[i + 1] not in _CONTINUES:
                 self.i = i + 1
-                return ast.AttrRef(tok[1], None, None, False, tok[2], tok[3])
-            if after == "DOT" and tokens[i + 2][0] == "IDENT" and tokens[i + 3][0] not in _CONTINUES:
-                scope = _SCOPES.get(tok[1].lower())  # MY.x, TARGET.x: what build_select makes of them
-                if scope:
-                    self.i = i + 3
-                    return ast.AttrRef(tokens[i + 2][1], scope, tok[1], False, tok[2], tok[3])
-        if kind == "LPAR":  # here rather than in primary(): two frames a level of parentheses
+                return _literal(lexer.number_value(item), self.starts[i] + 1)
+        elif item == "(":  # here rather than in primary(): two frames a level of parentheses
             self.i = i + 1
             inner = self.expression()
-            self.expect("RPAR", "expected an operator or ')'")
-            node = ast.Paren(inner, tok[2], tok[3])
-            return self.postfix(node) if tokens[self.i][0] in _CONTINUES else node
-        if kind not in _PREFIX:
+            self.expect(")", "expected an operator or ')'")
+            node = _new(ast.Paren)
+            node.inner = inner
+            node.line = 1
+            node.column = self.starts[i] + 1
+            return self.postfix(node) if items[self.i] in _CONTINUES else node
+        elif cls is _STRING:
+            if items[i + 1] not in _CONTINUES:
+                self.i = i + 1
+                return _literal(item[1:-1], self.starts[i] + 1)
+        if item not in _PREFIX:
             return self.postfix(self.primary(False))
         prefixes = []
-        while tok[0] in _PREFIX:
-            prefixes.append(tok)
+        while item in _PREFIX and not (item == "-" and lexer.glued(items, self.starts, self.i)):
+            prefixes.append(self.i)
             self.i += 1
-            tok = tokens[self.i]
+            item = items[self.i]
         if self.depth + len(prefixes) > MAX_DEPTH:
-            raise _too_deep(*prefixes[MAX_DEPTH - self.depth][2:])
+            raise self.too_deep(prefixes[MAX_DEPTH - self.depth])
         node = self.postfix(self.primary(False))
-        for tok in reversed(prefixes):
-            node = ast.UnaryOp(tok[1], node, tok[2], tok[3])
+        for k in reversed(prefixes):
+            node = ast.UnaryOp(items[k], node, 1, self.starts[k] + 1)
         return node
 
     def postfix(self, node):
         """The selectors (``.name``, ``[index]``) after an operand, and ``?: operand`` (right-associative)."""
         node = self.selectors(node)
-        if self.tokens[self.i][0] != "ELVIS":
+        if self.items[self.i] != "?:":
             return node
         chain = [node]
-        while self.tokens[self.i][0] == "ELVIS":
+        while self.items[self.i] == "?:":
             self.i += 1
             if self.depth + len(chain) > MAX_DEPTH:
-                raise _too_deep(*self.tokens[self.i - 1][2:])
+                raise self.too_deep(self.i - 1)
             chain.append(self.selectors(self.primary(True)))
         node = chain.pop()
         while chain:
@@ -397,91 +475,122 @@ class _Parser:
         return node
 
     def selectors(self, node):
-        tokens = self.tokens
+        items = self.items
         while True:
-            kind = tokens[self.i][0]
-            if kind == "DOT":
-                self.i += 1
-                name = tokens[self.i]
-                if name[0] not in _NAMES:
-                    raise _syntax_error(name, "expected a name after '.'")
-                self.i += 1
-                node = build_select(node, name)
-            elif kind == "LSQB":
+            item = items[self.i]
+            if item == ".":
+                name = self.name_at(self.i + 1)
+                if name is None:
+                    raise self.error(self.i + 1, "expected a name after '.'")
+                self.i += 2
+                node = build_select(node, (None, name[0]))
+            elif item == "[":
                 self.i += 1
                 index = self.expression()
-                self.expect("RSQB", "expected an operator or ']'")
+                self.expect("]", "expected an operator or ']'")
                 node = ast.Subscript(node, index, node.line, node.column)
             else:
                 return node
 
     def primary(self, after_elvis: bool):
-        tokens = self.tokens
-        tok = tokens[self.i]
-        kind = tok[0]
-        self.i += 1
-        if kind == "LITERAL":
-            return ast.Literal(tok[1], tok[2], tok[3])
-        if kind == "IDENT" or kind == "QIDENT":
-            if tokens[self.i][0] != "LPAR":
-                return ast.AttrRef(tok[1], None, None, kind == "QIDENT", tok[2], tok[3])
-            self.i += 1
-            return build_call(tok, self.items("RPAR", ("COMMA", "SEMI"), "expected an operator, ',' or ')'"))
-        if kind == "LPAR":
+        items = self.items
+        i = self.i
+        item = items[i]
+        cls = _CLASS_OF[item[0]]
+        column = self.starts[i] + 1
+        self.i = i + 1
+        if cls is _NAME:
+            keyword = _KEYWORDS.get(item)
+            if keyword is None:
+                return self.name_or_call(item, False, column)
+            if keyword[0] == "LITERAL":
+                return _literal(keyword[1], column)
+        elif cls is _NUMBER:
+            return _literal(lexer.number_value(item), column)
+        elif cls is _STRING:
+            return _literal(item[1:-1], column)
+        elif cls is _DECODED:
+            return _literal(item[1], column)
+        elif cls is _QUOTED:
+            return self.name_or_call(item[1:-1], True, column)
+        elif cls is _DECODED_NAME:
+            return self.name_or_call(item[1], True, column)
+        elif item == "(":
             inner = self.expression()
-            self.expect("RPAR", "expected an operator or ')'")
-            return ast.Paren(inner, tok[2], tok[3])
-        if kind == "LBRACE":
-            return ast.ListExpr(self.items("RBRACE", ("COMMA",), "expected an operator, ',' or '}'"), tok[2], tok[3])
-        if kind == "LSQB":
-            return build_record(tok, self.attributes())
-        if kind == "DOT":
-            name = tokens[self.i]
-            if name[0] not in _NAMES:
-                raise _syntax_error(name, "expected a name after '.'")
-            self.i += 1
-            return ast.AttrRef(name[1], "ROOT", ".", name[0] == "QIDENT", tok[2], tok[3])
-        self.i -= 1
-        if kind == "ELVIS" or (after_elvis and kind in _PREFIX):
-            raise _syntax_error(tok, _ELVIS_HINT)
-        raise _syntax_error(tok, _OPERAND_HINT)
+            self.expect(")", "expected an operator or ')'")
+            return ast.Paren(inner, 1, column)
+        elif item == "{":
+            return ast.ListExpr(self.list_items("}", _ITEM_SEPARATORS, "expected an operator, ',' or '}'"), 1, column)
+        elif item == "[":
+            return build_record((None, None, 1, column), self.attributes())
+        elif item == ".":
+            name = self.name_at(i + 1)
+            if name is None:
+                raise self.error(i + 1, "expected a name after '.'")
+            self.i = i + 2
+            return ast.AttrRef(name[0], "ROOT", ".", name[1], 1, column)
+        elif item == "-" and lexer.glued(items, self.starts, i):
+            self.i = i + 2
+            return _literal(lexer.number_value(items[i + 1], negative=True), column)
+        self.i = i
+        if item == "?:" or (after_elvis and item in _PREFIX):
+            raise self.error(i, _ELVIS_HINT)
+        raise self.error(i, _OPERAND_HINT)
 
-    def items(self, close: str, separators: tuple, hint: str) -> list:
+    def name_or_call(self, name: str, quoted: bool, column: int):
+        """An attribute reference, or a call when '(' follows the name (just read)."""
+        if self.items[self.i] != "(":
+            return _attr(name, None, None, quoted, column)
+        self.i += 1
+        return build_call((None, name, 1, column),
+                          self.list_items(")", _ARGUMENT_SEPARATORS, "expected an operator, ',' or ')'"))
+
+    def list_items(self, close: str, separators: frozenset, hint: str) -> list:
         """Expressions up to ``close`` (just read past it), one separator between each two."""
-        tokens = self.tokens
-        items = []
-        if tokens[self.i][0] == close:
+        items = self.items
+        out = []
+        if items[self.i] == close:
             self.i += 1
-            return items
+            return out
         while True:
-            items.append(self.expression())
-            kind = tokens[self.i][0]
+            out.append(self.expression())
+            item = items[self.i]
             self.i += 1
-            if kind == close:
-                return items
-            if kind not in separators:
+            if item == close:
+                return out
+            if item not in separators:
                 self.i -= 1
-                raise _syntax_error(tokens[self.i], hint)
+                raise self.error(self.i, hint)
 
     def attributes(self) -> list:
         """``name = expr`` pairs up to ']' (just read past it); ';'s between, before and after."""
-        tokens = self.tokens
+        items = self.items
         pairs = []
         while True:
-            while tokens[self.i][0] == "SEMI":
+            while items[self.i] == ";":
                 self.i += 1
-            tok = tokens[self.i]
-            if tok[0] == "RSQB":
+            if items[self.i] == "]":
                 self.i += 1
                 return pairs
-            if tok[0] not in _NAMES:
-                raise _syntax_error(tok, "expected 'name = value' or ']'")
+            name = self.name_at(self.i)
+            if name is None:
+                raise self.error(self.i, "expected 'name = value' or ']'")
             self.i += 1
-            self.expect("ASSIGN", "expected '=' (an attribute is 'name = value')")
-            pairs.append((tok[1], self.expression()))
-            tok = tokens[self.i]
-            if tok[0] != "SEMI" and tok[0] != "RSQB":
-                raise _syntax_error(tok, "expected an operator, ';' or ']'")
+            self.expect("=", "expected '=' (an attribute is 'name = value')")
+            pairs.append((name[0], self.expression()))
+            item = items[self.i]
+            if item != ";" and item != "]":
+                raise self.error(self.i, "expected an operator, ';' or ']'")
+
+
+def _binary(op: str, left, right):
+    node = _new(ast.BinaryOp)
+    node.op = op
+    node.left = left
+    node.right = right
+    node.line = left.line
+    node.column = left.column
+    return node
 
 
 def _depth(node) -> int:
@@ -499,42 +608,59 @@ def _depth(node) -> int:
     return deepest
 
 
-# Tokens whose node adds a level to the tree inside one nested expression (binary and prefix
+# Items whose node adds a level to the tree inside one nested expression (binary and prefix
 # operators, '.', '[', '?', '?:'); the other levels are the nested expressions themselves.
-_CHAINING = frozenset(_BINARY) | {"NOTOP", "DOT", "LSQB", "QMARK", "ELVIS"}
+_CHAINING = frozenset(_BINARY) | {"!", "~", ".", "[", "?", "?:"}
 
 
-def _check_depth(node, tokens: list[tuple], deepest: int):
+def _check_depth(node, items: list, deepest: int):
     """Refuse a tree deeper than MAX_DEPTH; ``deepest`` is the parser's most nested expressions.
 
     The parser refuses deep nesting as it reads; left-associative chains are checked here.  A
-    path down the tree has, in each nested expression it passes, one node per chaining token
-    and one more: so ``deepest`` plus the chaining tokens bounds the depth, and only when that
+    path down the tree has, in each nested expression it passes, one node per chaining item
+    and one more: so ``deepest`` plus the chaining items bounds the depth, and only when that
     bound is too high is the tree walked (a thousand nested parentheses need no walk).
     """
-    if len(tokens) <= MAX_DEPTH or deepest + sum(1 for tok in tokens if tok[0] in _CHAINING) <= MAX_DEPTH:
+    if len(items) <= MAX_DEPTH or deepest + sum(map(_CHAINING.__contains__, items)) <= MAX_DEPTH:
         return node
     if _depth(node) > MAX_DEPTH:
         raise _too_deep(node.line, node.column)
     return node
 
 
-def parse_tokens(tokens: list[tuple]) -> ast.Node:
-    """One complete expression from a token list ending with ``$END``."""
-    if len(tokens) == 1:
+def _located(text: str, node):
+    """The tree of ``text`` with its positions (offsets + 1 on line 1) made lines and columns."""
+    starts = [0]  # the offset each line starts at
+    at = text.find("\n")
+    while at >= 0:
+        starts.append(at + 1)
+        at = text.find("\n", at + 1)
+    for item in ast.walk(node):
+        offset = item.column - 1
+        line = bisect_right(starts, offset)
+        item.line, item.column = line, offset - starts[line - 1] + 1
+    return node
+
+
+def parse_items(items: list, starts: list) -> ast.Node:
+    """One complete expression from items ending with END (positions: offsets + 1 on line 1)."""
+    if len(items) == 1:
         raise ClassAdSyntaxError("empty expression: write a value or an expression", 1, 1)
-    parser = _Parser(tokens)
+    parser = _Parser(items, starts)
     node = parser.expression()
-    tok = tokens[parser.i]
-    if tok[0] != "$END":
-        raise _syntax_error(tok, _COMPLETE_HINT)
-    return _check_depth(node, tokens, parser.deepest)
+    if items[parser.i] != lexer.END:
+        raise parser.error(parser.i, _COMPLETE_HINT)
+    return _check_depth(node, items, parser.deepest)
 
 
 def _parse_uncached(text: str, syntax: str) -> ast.Node:
     if syntax not in (OLD, NEW):
         raise ValueError(f"syntax must be 'old' or 'new', not {syntax!r}")
-    return parse_tokens(tokenize(text, syntax))
+    try:
+        node = parse_items(*lexer.read(text, syntax))
+    except ClassAdSyntaxError as exc:
+        raise lexer.located(text, exc) from None
+    return _located(text, node) if "\n" in text else node
 
 
 _parse_cached = lru_cache(maxsize=4096)(_parse_uncached)
@@ -583,19 +709,29 @@ def parse_ads(text: str, syntax: str | None = None) -> list[ClassAd]:
 
 
 def _parse_new_ads(text: str) -> list[ClassAd]:
-    tokens = tokenize(text, NEW)
-    ads = []
-    parser = _Parser(tokens)
-    while tokens[parser.i][0] != "$END":
-        tok = tokens[parser.i]
-        if tok[0] != "LSQB":
-            raise ClassAdSyntaxError(f"expected '[' to start an ad, found {_describe(tok)}", tok[2], tok[3])
+    try:
+        records = _new_records(text)
+    except ClassAdSyntaxError as exc:
+        raise lexer.located(text, exc) from None
+    if "\n" in text:
+        records = [_located(text, record) for record in records]
+    return [ClassAd(record.attrs) for record in records]
+
+
+def _new_records(text: str) -> list:
+    items, starts = lexer.read(text, NEW)
+    records = []
+    parser = _Parser(items, starts)
+    while items[parser.i] != lexer.END:
         start = parser.i
+        if items[start] != "[":
+            tok = parser.token(start)
+            raise ClassAdSyntaxError(f"expected '[' to start an ad, found {_describe(tok)}", tok[2], tok[3])
         parser.i += 1
         parser.depth = 1
-        record = _check_depth(build_record(tok, parser.attributes()), tokens[start:parser.i], parser.deepest)
-        ads.append(ClassAd(record.attrs))
-    return ads
+        record = build_record((None, None, 1, starts[start] + 1), parser.attributes())
+        records.append(_check_depth(record, items[start:parser.i], parser.deepest))
+    return records
 
 
 # `Name = value`; '==', '=?=' and '=!=' are operators, not the assignment
