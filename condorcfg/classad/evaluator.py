@@ -158,7 +158,11 @@ def compiled_with_cost(node) -> tuple:
     try:
         return node._compiled
     except AttributeError:
-        pass
+        return _compile_tree(node)
+
+
+def _compile_tree(node) -> tuple:
+    """Compile a tree not compiled yet, keep ``(fn, maxd, cost)`` on its root and return it."""
     outer = _compiled_nodes[0]  # (a compilation inside another keeps the outer count)
     _compiled_nodes[0] = 0
     try:
@@ -278,8 +282,10 @@ _CONST_CODE = functions.CONST_CODE  # (a constant child lets its parent fold)
 
 
 def _compile(node, d: int) -> tuple:
-    """Compile ``node`` found under ``d`` depth-counting ancestors; returns (fn, maxd)."""
-    _compiled_nodes[0] += 1
+    """Compile ``node`` found under ``d`` depth-counting ancestors; returns (fn, maxd).
+
+    Each handler counts its node in ``_compiled_nodes`` (the hot ones call the handlers of
+    their children directly, through ``_handler``: a frame less per node)."""
     handler = _COMPILERS.get(type(node))
     if handler is None:
         for base, h in _COMPILERS.items():
@@ -287,17 +293,21 @@ def _compile(node, d: int) -> tuple:
                 handler = h
                 break
         else:
+            _compiled_nodes[0] += 1
             return _const(ERROR), 0
     return handler(node, d)
 
 
 def _c_literal(node, d):
+    _compiled_nodes[0] += 1
     return _const(node.value), 0
 
 
 def _c_paren(node, d):
+    _compiled_nodes[0] += 1
     p = d + 1
-    fn, maxd = _compile(node.inner, p)
+    inner = node.inner
+    fn, maxd = _handler(type(inner), _compile)(inner, p)
     return fn, maxd if maxd > p else p
 
 
@@ -447,6 +457,7 @@ def definition(node, cur, st):
 
 
 def _c_attr(node, d):
+    _compiled_nodes[0] += 1
     p = d + 1
     scope = node.scope
     k = node.name.lower()
@@ -525,7 +536,9 @@ def _scope_word(name: str, p: int):
     key = (name, p)
     fn = _SCOPE_WORD_FNS.get(key)
     if fn is None:
+        outer = _compiled_nodes[0]
         fn = _SCOPE_WORD_FNS[key] = _c_attr(ast.AttrRef(name), p)[0]
+        _compiled_nodes[0] = outer  # (made while evaluating: part of no tree's cost)
     return fn
 
 
@@ -556,6 +569,7 @@ def _select_value(base, k, st, p):
 
 
 def _c_select(node, d):
+    _compiled_nodes[0] += 1
     p = d + 1
     k = node.name.lower()
     base_fn, base_max = _compile(node.base, p)
@@ -581,6 +595,7 @@ def list_values(lst, st) -> list:
 
 
 def _c_subscript(node, d):
+    _compiled_nodes[0] += 1
     p = d + 1
     base_fn, bmax = _compile(node.base, p)
     index_fn, imax = _compile(node.index, p)
@@ -606,6 +621,7 @@ def _c_subscript(node, d):
 
 
 def _c_list(node, d):
+    _compiled_nodes[0] += 1
     items = list(node.items)
     _compiled_nodes[0] += sum(tree_size(item) for item in items)
 
@@ -615,6 +631,7 @@ def _c_list(node, d):
 
 
 def _c_record(node, d):
+    _compiled_nodes[0] += 1
     _compiled_nodes[0] += sum(tree_size(expr) for _, expr in node.attrs)
     template: dict = {}
     for name, expr in node.attrs:
@@ -662,12 +679,15 @@ _FOLD_BYTES = 65_536  # a longer constant string is made at run time, paid by th
 
 
 def _c_binary(node, d):
+    _compiled_nodes[0] += 1
     op = node.op
     if op == "&&" or op == "||":
         return _c_logical_chain(node, d)
     p = d + 1
-    lf, lmax = _compile(node.left, p)
-    rf, rmax = _compile(node.right, p)
+    left = node.left
+    right = node.right
+    lf, lmax = _handler(type(left), _compile)(left, p)
+    rf, rmax = _handler(type(right), _compile)(right, p)
     make = _BINARY_MAKERS.get(node.op) or _BINARY_MAKERS.get(node.op.lower())  # ('IS' in a hand-built tree)
     fn = make(lf, rf) if make else _error_fn
     if lmax < p:
@@ -690,7 +710,7 @@ def _c_logical_chain(node, d):
         operands.append((binary.right, p))
         left = binary.left
         if type(left) is ast.BinaryOp and left.op == op:
-            _compiled_nodes[0] += 1  # (the nested binary node, which _compile does not see)
+            _compiled_nodes[0] += 1  # (the nested binary node, which no handler sees)
             binary, depth = left, p
             continue
         operands.append((left, p))
@@ -699,7 +719,7 @@ def _c_logical_chain(node, d):
     maxd = p  # the innermost binary's children are the deepest operands
     constant = True
     for operand, at in reversed(operands):
-        fn, m = _compile(operand, at)
+        fn, m = _handler(type(operand), _compile)(operand, at)
         fns.append(fn)
         if m > maxd:
             maxd = m
@@ -909,6 +929,7 @@ _BINARY_MAKERS = {
 
 
 def _c_unary(node, d):
+    _compiled_nodes[0] += 1
     p = d + 1
     op = node.op
     fn, maxd = _compile(node.operand, p)
@@ -919,6 +940,7 @@ def _c_unary(node, d):
 
 
 def _c_conditional(node, d):
+    _compiled_nodes[0] += 1
     p = d + 1
     cf, cmax = _compile(node.cond, p)
     tf, tmax = _compile(node.then, p)
@@ -940,6 +962,7 @@ def _c_conditional(node, d):
 
 
 def _c_elvis(node, d):
+    _compiled_nodes[0] += 1
     p = d + 1
     lf, lmax = _compile(node.left, p)
     rf, rmax = _compile(node.right, p)
@@ -951,6 +974,7 @@ def _c_elvis(node, d):
 
 
 def _c_call(node, d):
+    _compiled_nodes[0] += 1
     return functions.compile_call(node, d, _compile, _fold)
 
 
@@ -959,6 +983,7 @@ _COMPILERS = {
     ast.UnaryOp: _c_unary, ast.BinaryOp: _c_binary, ast.Conditional: _c_conditional, ast.Elvis: _c_elvis,
     ast.Call: _c_call, ast.ListExpr: _c_list, ast.RecordExpr: _c_record, ast.Paren: _c_paren,
 }
+_handler = _COMPILERS.get
 
 
 # ---------------------------------------------------------------------------
@@ -1008,7 +1033,7 @@ def evaluate(expr_or_text, my=None, target=None, now=None):
         try:
             fn, maxd, cost = expr_or_text._compiled
         except AttributeError:
-            fn, maxd, cost = compiled_with_cost(expr_or_text)
+            fn, maxd, cost = _compile_tree(expr_or_text)
     if maxd > MAX_DEPTH:
         return ERROR
     if my is not None and type(my) is not ClassAd:

@@ -650,7 +650,7 @@ def parse_items(items: list, starts: list) -> ast.Node:
     node = parser.expression()
     if items[parser.i] != lexer.END:
         raise parser.error(parser.i, _COMPLETE_HINT)
-    return _check_depth(node, items, parser.deepest)
+    return node if len(items) <= MAX_DEPTH else _check_depth(node, items, parser.deepest)
 
 
 def _parse_uncached(text: str, syntax: str) -> ast.Node:
