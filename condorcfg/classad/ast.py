@@ -17,7 +17,8 @@ class Node:
     """A node of an expression tree; compared by type and ``FIELDS`` (positions are not compared)."""
 
     # ``_compiled``: the evaluator's compiled form of this tree, kept with it (set on first evaluation;
-    # a global cache of trees made the garbage collector rescan thousands of them)
+    # a global cache of trees made the garbage collector rescan thousands of them); unset or None
+    # until then
     __slots__ = ("line", "column", "_compiled")
     FIELDS: tuple[str, ...] = ()  # the structure, in order
     __hash__ = None  # compared by structure and not frozen: not hashable (as the dataclasses were)

@@ -156,9 +156,10 @@ def compiled_with_cost(node) -> tuple:
 
     Compiled once per tree and kept on its root node (see ``ast.Node``)."""
     try:
-        return node._compiled
+        hit = node._compiled
     except AttributeError:
         return _compile_tree(node)
+    return _compile_tree(node) if hit is None else hit
 
 
 def _compile_tree(node) -> tuple:
@@ -1031,9 +1032,10 @@ def evaluate(expr_or_text, my=None, target=None, now=None):
         fn, maxd, cost = compiled_text_with_cost(expr_or_text)
     else:
         try:
-            fn, maxd, cost = expr_or_text._compiled
+            compiled = expr_or_text._compiled
         except AttributeError:
-            fn, maxd, cost = _compile_tree(expr_or_text)
+            compiled = None
+        fn, maxd, cost = _compile_tree(expr_or_text) if compiled is None else compiled
     if maxd > MAX_DEPTH:
         return ERROR
     if my is not None and type(my) is not ClassAd:
