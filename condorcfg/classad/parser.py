@@ -370,24 +370,21 @@ class _Parser:
         item = items[self.i]
         operator = binary.get(item)
         if operator is not None:
-            operands = [node]
-            pending: list[tuple] = []  # (precedence, operator), precedence rising
-            while operator is not None:
-                precedence = operator[0]
-                while pending and pending[-1][0] >= precedence:
-                    right = operands.pop()
-                    left = operands[-1]
-                    operands[-1] = _binary(pending.pop()[1], left, right)
-                pending.append(operator)
-                self.i += 1
-                operands.append(self.unary())
+            self.i += 1
+            right = self.unary()
+            item = items[self.i]
+            following = binary.get(item)
+            if following is None:  # one operator, as in most parentheses: no stacks
+                left = node
+                node = _new(ast.BinaryOp)
+                node.op = operator[1]
+                node.left = left
+                node.right = right
+                node.line = left.line
+                node.column = left.column
+            else:
+                node = self.chain(node, operator, right, following)
                 item = items[self.i]
-                operator = binary.get(item)
-            while pending:
-                right = operands.pop()
-                left = operands[-1]
-                operands[-1] = _binary(pending.pop()[1], left, right)
-            node = operands[0]
         if item == "?":
             self.i += 1
             then = self.expression()
@@ -396,6 +393,30 @@ class _Parser:
             node = ast.Conditional(node, then, otherwise, node.line, node.column)
         self.depth -= 1
         return node
+
+    def chain(self, first, operator: tuple, second, following: tuple):
+        """``first operator second`` and the operators and operands after them (``following`` the
+        next operator, not read yet), joined by precedence."""
+        items = self.items
+        binary = _BINARY
+        operands = [first, second]
+        pending = [operator]  # (precedence, operator), precedence rising
+        operator = following
+        while operator is not None:
+            precedence = operator[0]
+            while pending and pending[-1][0] >= precedence:
+                right = operands.pop()
+                left = operands[-1]
+                operands[-1] = _binary(pending.pop()[1], left, right)
+            pending.append(operator)
+            self.i += 1
+            operands.append(self.unary())
+            operator = binary.get(items[self.i])
+        while pending:
+            right = operands.pop()
+            left = operands[-1]
+            operands[-1] = _binary(pending.pop()[1], left, right)
+        return operands[0]
 
     def unary(self):
         """Prefix operators (``- + ! ~``), then an operand."""
@@ -408,9 +429,15 @@ class _Parser:
             after = items[i + 1]
             if after not in _CONTINUES:
                 keyword = _KEYWORDS.get(item)
-                if keyword is None:
+                if keyword is None:  # a name: the most common operand (its node made here, as _attr does)
                     self.i = i + 1
-                    return _attr(item, None, None, False, self.starts[i] + 1)
+                    node = _new(ast.AttrRef)
+                    node.name = item
+                    node.scope = node.scope_text = None
+                    node.quoted = False
+                    node.line = 1
+                    node.column = self.starts[i] + 1
+                    return node
                 if keyword[0] == "LITERAL":
                     self.i = i + 1
                     return _literal(keyword[1], self.starts[i] + 1)
@@ -425,11 +452,23 @@ class _Parser:
                     scope = _SCOPES.get(item.lower())  # MY.x, TARGET.x: what build_select makes of them
                     if scope:
                         self.i = i + 3
-                        return _attr(name, scope, item, False, self.starts[i] + 1)
+                        node = _new(ast.AttrRef)
+                        node.name = name
+                        node.scope = scope
+                        node.scope_text = item
+                        node.quoted = False
+                        node.line = 1
+                        node.column = self.starts[i] + 1
+                        return node
         elif cls is _NUMBER:
             if items[i + 1] not in _CONTINUES:
                 self.i = i + 1
-                return _literal(lexer.number_value(item), self.starts[i] + 1)
+                node = _new(ast.Literal)
+                node.value = lexer.number_value(item)
+                node.spelling = None
+                node.line = 1
+                node.column = self.starts[i] + 1
+                return node
         elif item == "(":  # here rather than in primary(): two frames a level of parentheses
             self.i = i + 1
             inner = self.expression()
