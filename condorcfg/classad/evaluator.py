@@ -688,7 +688,11 @@ def _c_binary(node, d):
     left = node.left
     right = node.right
     lf, lmax = _handler(type(left), _compile)(left, p)
-    rf, rmax = _handler(type(right), _compile)(right, p)
+    if type(right) is ast.Literal:  # (x > 60: what _c_literal does, without its frame)
+        _compiled_nodes[0] += 1
+        rf, rmax = _const(right.value), 0
+    else:
+        rf, rmax = _handler(type(right), _compile)(right, p)
     make = _BINARY_MAKERS.get(node.op) or _BINARY_MAKERS.get(node.op.lower())  # ('IS' in a hand-built tree)
     fn = make(lf, rf) if make else _error_fn
     if lmax < p:

@@ -472,7 +472,9 @@ class _Parser:
         elif item == "(":  # here rather than in primary(): two frames a level of parentheses
             self.i = i + 1
             inner = self.expression()
-            self.expect(")", "expected an operator or ')'")
+            if items[self.i] != ")":
+                raise self.error(self.i, "expected an operator or ')'")
+            self.i += 1
             node = _new(ast.Paren)
             node.inner = inner
             node.line = 1
