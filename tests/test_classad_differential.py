@@ -15,7 +15,7 @@ import math
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from condorcfg.classad import ast
+from condorcfg.classad import ast, parser
 from condorcfg.classad.evaluator import evaluate
 from condorcfg.classad.functions import format_reltime
 from condorcfg.classad.parser import ClassAdSyntaxError, parse
@@ -149,9 +149,14 @@ def agree(case: dict, expected: dict) -> tuple[bool, str]:
         return expected.get("error") == "PARSE_ERROR", f"condorcfg cannot parse: {exc}"
     if expected.get("error") == "PARSE_ERROR":
         return False, "HTCondor does not parse it, condorcfg does"
-    value = evaluate(tree, my=case["my"], target=case["target"], now=1_700_000_000)
+    # a fresh tree is read the first time it is evaluated and compiled the second: both must be HTCondor's
+    fresh = parser._parse_uncached(case["expr"], "old")
+    value = evaluate(fresh, my=case["my"], target=case["target"], now=1_700_000_000)
+    again = evaluate(fresh, my=case["my"], target=case["target"], now=1_700_000_000)
     got_type = type_name(value)
     got = unparse(value)
+    if (type_name(again), unparse(again)) != (got_type, got):
+        return False, f"first evaluation {got_type} {got}, compiled {type_name(again)} {unparse(again)}"
     if expected.get("error") == "ORACLE_CRASH":  # HTCondor's library dies on it: nothing to compare
         return True, "HTCondor crashes"
     if "error" in expected:  # evaluation failure (depth, random(0)...) -> condorcfg says error

@@ -57,9 +57,62 @@ def test_a_constant_right_side_is_the_general_form(op):
     for left in VALUES:
         for right in VALUES:
             ad = {"x": left, "c_attr": right}
-            fast = evaluate(parser._parse_uncached(f"x {op} {right}", "old"), ad)
-            general = evaluate(parser._parse_uncached(f"x {op} c_attr", "old"), ad)
+            fast = evaluate(_compiled(f"x {op} {right}"), ad)
+            general = evaluate(_compiled(f"x {op} c_attr"), ad)
             assert repr(fast) == repr(general), (left, op, right)
+
+
+def _compiled(text: str):
+    """A fresh tree, compiled (evaluated the first time, it would be read, not compiled)."""
+    tree = parser._parse_uncached(text, "old")
+    compiled_with_cost(tree)
+    return tree
+
+
+_ATOMS = VALUES + ["x", "y", "MY.x", "TARGET.y", "z", "TARGET.z", "size(x)", "strcat(x, y)", "{x, y}[0]", "-x",
+                   "!y", "x ?: y", "(x ? y : 1)", "[a = x].a", "isUndefined(x)"]
+_OPERATORS = ["&&", "||", "==", "!=", "<", "<=", ">", ">=", "=?=", "=!=", "is", "isnt", "+", "-", "*", "/", "%",
+              "&", "|", "^", "<<", ">>", ">>>"]
+
+
+def _expression(rng, depth: int) -> str:
+    if depth == 0 or rng.random() < 0.25:
+        return rng.choice(_ATOMS)
+    left, right = _expression(rng, depth - 1), _expression(rng, depth - 1)
+    text = f"{left} {rng.choice(_OPERATORS)} {right}"
+    return f"({text})" if rng.random() < 0.4 else text
+
+
+def test_a_first_evaluation_is_the_compiled_one():
+    """A fresh tree is read, not compiled, the first time it is evaluated (evaluator._interpret): the
+    value must be the compiled one's, on every operator, operand type and scope."""
+    rng = random.Random(20261126)
+    read = 0
+    for _ in range(4000):
+        text = _expression(rng, rng.randint(1, 4))
+        my = {"x": rng.choice(VALUES), "y": rng.choice(VALUES)}
+        target = {"y": rng.choice(VALUES), "z": rng.choice(VALUES)} if rng.random() < 0.6 else None
+        tree = parser._parse_uncached(text, "old")
+        first = evaluate(tree, my, target, now=1_700_000_000)
+        read += tree._compiled is None  # (read, not compiled: the next evaluation compiles)
+        second = evaluate(tree, my, target, now=1_700_000_000)
+        assert type(tree._compiled) is tuple
+        assert repr(first) == repr(second), (text, my, target)
+    assert read == 4000
+
+
+def test_a_first_evaluation_pays_its_tokens_and_keeps_the_depth_limit():
+    from condorcfg.classad.budget import Budget, command_budget
+
+    tree = parser._parse_uncached("(a + 1) * 2 > b", "old")
+    with command_budget(Budget(work=10**6)) as budget:
+        evaluate(tree, {"a": "1", "b": "2"})
+        assert 10**6 - budget.work == 9  # its nine tokens (the compiled form pays its nodes)
+    # a tree of more tokens than the depth limit is compiled at once: its static depth decides
+    deep = parser._parse_uncached("false && " + "(" * 450 + "1" + ")" * 450, "old")
+    assert evaluate(deep) is ERROR and type(deep._compiled) is tuple
+    chain = parser._parse_uncached("1" + " + 1" * 500, "old")  # 501 levels: compiled, and too deep
+    assert evaluate(chain) is ERROR and type(chain._compiled) is tuple
 
 
 @pytest.mark.parametrize("template, argument", [

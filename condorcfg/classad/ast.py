@@ -16,9 +16,10 @@ from __future__ import annotations
 class Node:
     """A node of an expression tree; compared by type and ``FIELDS`` (positions are not compared)."""
 
-    # ``_compiled``: the evaluator's compiled form of this tree, kept with it (set on first evaluation;
-    # a global cache of trees made the garbage collector rescan thousands of them); unset or None
-    # until then
+    # ``_compiled``: the evaluator's compiled form of this tree, kept with it (a global cache of trees
+    # made the garbage collector rescan thousands of them).  Until it is compiled: unset or None, or,
+    # on a root the parser made, the number of its tokens (which bounds its nodes and its depth:
+    # the evaluator reads such a tree without compiling it the first time)
     __slots__ = ("line", "column", "_compiled")
     FIELDS: tuple[str, ...] = ()  # the structure, in order
     __hash__ = None  # compared by structure and not frozen: not hashable (as the dataclasses were)

@@ -3,8 +3,11 @@
 Each tree is compiled once into nested Python closures ``fn(cur, st)``:
 ``cur`` is the ad the expression is being evaluated in (HTCondor's
 ``state.curAd``) and ``st`` the per-evaluation :class:`_State`.  Compiled
-forms are cached per node (bounded) and, for attribute values, inside the
+forms are kept on the tree's root and, for attribute values, inside the
 ad's entry, so repeated evaluation of policy expressions does no tree walking.
+A tree just parsed is read without compiling the first time it is evaluated
+(:func:`_interpret`: compiling costs more than one evaluation), and compiled
+the second time.
 
 Scoping follows HTCondor (spec/classad.md §6): a name is looked up in the
 current ad, then its lexical parents; ``toplevel root self my parent
@@ -19,7 +22,7 @@ over operators and attribute references like the C++).  Work is paid from the
 command's :class:`~condorcfg.classad.budget.Budget` (the C++ caps the node
 evaluations of one evaluation at 10 million; condorcfg caps what a whole command
 spends, see :mod:`condorcfg.classad.budget`): an evaluation pays for the nodes
-of its expression, every attribute dereference for the nodes of the expression
+of its expression (a first, read evaluation for its tokens, which bound them), every attribute dereference for the nodes of the expression
 it evaluates, and long strings compared pay for their length.  Past the depth
 limit, or when the budget is spent, the whole evaluation fails and
 :func:`evaluate` returns ERROR.
@@ -159,7 +162,7 @@ def compiled_with_cost(node) -> tuple:
         hit = node._compiled
     except AttributeError:
         return _compile_tree(node)
-    return _compile_tree(node) if hit is None else hit
+    return hit if type(hit) is tuple else _compile_tree(node)
 
 
 def _compile_tree(node) -> tuple:
@@ -1032,6 +1035,7 @@ def evaluate(expr_or_text, my=None, target=None, now=None):
     The work is paid from the command's budget (:func:`condorcfg.classad.budget.command_budget`);
     outside one, this evaluation gets a budget of its own.  A spent budget gives ERROR.
     """
+    fresh = None  # a parsed tree evaluated for the first time: read, not compiled (see _interpret)
     if isinstance(expr_or_text, str):
         fn, maxd, cost = compiled_text_with_cost(expr_or_text)
     else:
@@ -1039,7 +1043,14 @@ def evaluate(expr_or_text, my=None, target=None, now=None):
             compiled = expr_or_text._compiled
         except AttributeError:
             compiled = None
-        fn, maxd, cost = _compile_tree(expr_or_text) if compiled is None else compiled
+        if type(compiled) is tuple:
+            fn, maxd, cost = compiled
+        elif type(compiled) is int and compiled <= MAX_DEPTH:  # tokens: bound its nodes and depth
+            fresh = expr_or_text
+            fresh._compiled = None  # (compiled if it is evaluated again)
+            fn, maxd, cost = None, 0, compiled
+        else:
+            fn, maxd, cost = _compile_tree(expr_or_text)
     if maxd > MAX_DEPTH:
         return ERROR
     if my is not None and type(my) is not ClassAd:
@@ -1068,7 +1079,7 @@ def evaluate(expr_or_text, my=None, target=None, now=None):
         else:
             st.steps = -cost
             budget.refill(st)
-        return fn(my, st)
+        return fn(my, st) if fresh is None else _interpret(fresh, my, st, 0)
     except (EvalFailure, BudgetSpent):
         return ERROR
     except RecursionError:  # Python's own stack, should the budgets above ever not suffice
@@ -1086,6 +1097,54 @@ _active_budget, _activate, _deactivate = _budget.current, _budget.activate, _bud
 # Budgets of finished evaluations made outside a command, renewed: making one is a third of
 # the fixed cost of a small evaluation.  A list (append/pop are atomic) keeps threads apart.
 _spare_budgets: list = []
+
+
+def _interpret(node, cur, st, d: int):
+    """The value of ``node``, found under ``d`` depth-counting ancestors, without compiling it.
+
+    Compiling a tree costs more than evaluating it once, and most trees parsed from fresh text
+    are evaluated once.  Literals, parentheses and binary operators are read here, by the
+    operators' own semantics (:mod:`~condorcfg.classad.operators`, which the compiled closures
+    short-cut); any other node -- attribute references, calls, selections -- is compiled where
+    it stands and run, so each has one implementation.  Depths are those the compiler gives
+    (each level ``d + 1``), so references check the same depth budget.
+    tests/test_classad_fast_paths.py compares the two ways on generated expressions.
+    """
+    kind = type(node)
+    if kind is ast.BinaryOp:
+        op = node.op
+        p = d + 1
+        if op == "&&" or op == "||":  # as logical_chain, one operand at a time
+            decides = op == "||"
+            a = _interpret(node.left, cur, st, p)
+            if a is not decides:
+                if a is (not decides):
+                    v = _interpret(node.right, cur, st, p)
+                    return v if v is True or v is False else logical(v)
+                right = node.right
+                return (logical_or if decides else logical_and)(a, lambda: _interpret(right, cur, st, p))
+            return decides
+        value_of = _OPERATOR_VALUES.get(op)
+        if value_of is not None:
+            return value_of(_interpret(node.left, cur, st, p), _interpret(node.right, cur, st, p))
+    elif kind is ast.Literal:
+        return node.value
+    elif kind is ast.Paren:
+        return _interpret(node.inner, cur, st, d + 1)
+    fn, _ = _compile(node, d)
+    return fn(cur, st)
+
+
+def _not_identical(a, b):
+    r = identical(a, b)
+    return r if r is ERROR else not r
+
+
+# the binary operators as the parser spells them -> their value (others compile)
+_OPERATOR_VALUES = {op: (lambda op: lambda a, b: arith(op, a, b))(op) for op in "+-*/%"}
+_OPERATOR_VALUES.update({op: (lambda op: lambda a, b: compare(op, a, b))(op) for op in ("==", "!=", "<", "<=", ">", ">=")})
+_OPERATOR_VALUES.update({op: (lambda op: lambda a, b: bitwise(op, a, b))(op) for op in ("&", "|", "^", "<<", ">>", ">>>")})
+_OPERATOR_VALUES.update({"is": identical, "isnt": _not_identical})
 
 
 def evaluate_in(node, cur, st):

@@ -691,7 +691,7 @@ def parse_items(items: list, starts: list) -> ast.Node:
     node = parser.expression()
     if items[parser.i] != lexer.END:
         raise parser.error(parser.i, _COMPLETE_HINT)
-    node._compiled = None  # (not compiled yet: what the evaluator asks first, without an exception)
+    node._compiled = len(items) - 1  # not compiled yet; at most this many nodes and levels (see ast.Node)
     return node if len(items) <= MAX_DEPTH else _check_depth(node, items, parser.deepest)
 
 
