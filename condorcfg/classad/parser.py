@@ -452,14 +452,7 @@ class _Parser:
                     scope = _SCOPES.get(item.lower())  # MY.x, TARGET.x: what build_select makes of them
                     if scope:
                         self.i = i + 3
-                        node = _new(ast.AttrRef)
-                        node.name = name
-                        node.scope = scope
-                        node.scope_text = item
-                        node.quoted = False
-                        node.line = 1
-                        node.column = self.starts[i] + 1
-                        return node
+                        return _attr(name, scope, item, False, self.starts[i] + 1)
         elif cls is _NUMBER:
             if items[i + 1] not in _CONTINUES:
                 self.i = i + 1
