@@ -22,8 +22,9 @@ over operators and attribute references like the C++).  Work is paid from the
 command's :class:`~condorcfg.classad.budget.Budget` (the C++ caps the node
 evaluations of one evaluation at 10 million; condorcfg caps what a whole command
 spends, see :mod:`condorcfg.classad.budget`): an evaluation pays for the nodes
-of its expression (a first, read evaluation for its tokens, which bound them), every attribute dereference for the nodes of the expression
-it evaluates, and long strings compared pay for their length.  Past the depth
+of its expression (a first, read evaluation for its tokens, which bound them),
+every attribute dereference for the nodes of the expression it evaluates, and
+long strings compared pay for their length.  Past the depth
 limit, or when the budget is spent, the whole evaluation fails and
 :func:`evaluate` returns ERROR.
 """
@@ -540,13 +541,15 @@ def _scope_word(name: str, p: int):
     key = (name, p)
     fn = _SCOPE_WORD_FNS.get(key)
     if fn is None:
+        if len(_SCOPE_WORD_FNS) >= 1024:  # (hand-built trees may spell other words)
+            _SCOPE_WORD_FNS.clear()
         outer = _compiled_nodes[0]
         fn = _SCOPE_WORD_FNS[key] = _c_attr(ast.AttrRef(name), p)[0]
         _compiled_nodes[0] = outer  # (made while evaluating: part of no tree's cost)
     return fn
 
 
-_SCOPE_WORD_FNS: dict[tuple, object] = {}  # (scope word, depth) -> its compiled reference; depths are bounded
+_SCOPE_WORD_FNS: dict[tuple, object] = {}  # (scope word, depth) -> its compiled reference
 
 
 def _select_value(base, k, st, p):
@@ -1114,16 +1117,16 @@ def _interpret(node, cur, st, d: int):
     if kind is ast.BinaryOp:
         op = node.op
         p = d + 1
-        if op == "&&" or op == "||":  # as logical_chain, one operand at a time
+        if op == "&&" or op == "||":  # as logical_chain: && is decided by false, || by true
             decides = op == "||"
             a = _interpret(node.left, cur, st, p)
-            if a is not decides:
-                if a is (not decides):
-                    v = _interpret(node.right, cur, st, p)
-                    return v if v is True or v is False else logical(v)
-                right = node.right
-                return (logical_or if decides else logical_and)(a, lambda: _interpret(right, cur, st, p))
-            return decides
+            if a is decides:
+                return decides
+            right = node.right
+            if a is (not decides):  # true && b, false || b: b's truth value
+                v = _interpret(right, cur, st, p)
+                return v if v is True or v is False else logical(v)
+            return (logical_or if decides else logical_and)(a, lambda: _interpret(right, cur, st, p))
         value_of = _OPERATOR_VALUES.get(op)
         if value_of is not None:
             return value_of(_interpret(node.left, cur, st, p), _interpret(node.right, cur, st, p))
