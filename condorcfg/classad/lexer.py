@@ -28,6 +28,7 @@ is located once, at the end (:func:`located`).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from itertools import accumulate
 
 from condorcfg.classad.values import ERROR, UNDEFINED
@@ -118,17 +119,26 @@ def _error(text: str, pos: int, message: str) -> ClassAdSyntaxError:
     return ClassAdSyntaxError(message, 1, pos + 1)
 
 
-def line_and_column(text: str, offset: int) -> tuple[int, int]:
-    """The 1-based line and column of ``offset`` in ``text``."""
-    line = text.count("\n", 0, offset) + 1
-    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+def line_locator(text: str):
+    """``where(offset)``: the 1-based line and column of an offset in ``text`` (the line starts
+    are found once, so locating every token of a long text stays linear)."""
+    starts = [0]  # the offset each line starts at
+    at = text.find("\n")
+    while at >= 0:
+        starts.append(at + 1)
+        at = text.find("\n", at + 1)
+
+    def where(offset: int) -> tuple[int, int]:
+        line = bisect_right(starts, offset)
+        return line, offset - starts[line - 1] + 1
+    return where
 
 
 def located(text: str, exc: ClassAdSyntaxError) -> ClassAdSyntaxError:
     """``exc``, whose column is an offset + 1 on line 1, at its line and column in ``text``."""
     if exc.line != 1 or "\n" not in text:
         return exc
-    line, column = line_and_column(text, exc.column - 1)
+    line, column = line_locator(text)(exc.column - 1)
     return ClassAdSyntaxError(exc.message, line, column)
 
 
@@ -321,7 +331,8 @@ def tokenize(text: str, syntax: str = OLD) -> list[tuple]:
         raise located(text, exc) from None
     if "\n" not in text:
         return tokens
-    return [(kind, value, *line_and_column(text, column - 1)) for kind, value, _, column in tokens]
+    where = line_locator(text)
+    return [(kind, value, *where(column - 1)) for kind, value, _, column in tokens]
 
 
 def _bad_character(text: str, pos: int) -> ClassAdSyntaxError:

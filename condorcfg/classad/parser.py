@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import re
 import sys
-from bisect import bisect_right
 from functools import lru_cache
 
 from condorcfg.classad import ast, civil_time, lexer
@@ -429,15 +428,9 @@ class _Parser:
             after = items[i + 1]
             if after not in _CONTINUES:
                 keyword = _KEYWORDS.get(item)
-                if keyword is None:  # a name: the most common operand (its node made here, as _attr does)
+                if keyword is None:
                     self.i = i + 1
-                    node = _new(ast.AttrRef)
-                    node.name = item
-                    node.scope = node.scope_text = None
-                    node.quoted = False
-                    node.line = 1
-                    node.column = self.starts[i] + 1
-                    return node
+                    return _attr(item, None, None, False, self.starts[i] + 1)
                 if keyword[0] == "LITERAL":
                     self.i = i + 1
                     return _literal(keyword[1], self.starts[i] + 1)
@@ -664,15 +657,9 @@ def _check_depth(node, items: list, deepest: int):
 
 def _located(text: str, node):
     """The tree of ``text`` with its positions (offsets + 1 on line 1) made lines and columns."""
-    starts = [0]  # the offset each line starts at
-    at = text.find("\n")
-    while at >= 0:
-        starts.append(at + 1)
-        at = text.find("\n", at + 1)
+    where = lexer.line_locator(text)
     for item in ast.walk(node):
-        offset = item.column - 1
-        line = bisect_right(starts, offset)
-        item.line, item.column = line, offset - starts[line - 1] + 1
+        item.line, item.column = where(item.column - 1)
     return node
 
 
