@@ -230,10 +230,11 @@ def _touches_roots(args, project, results) -> bool:
     watched_files = {real(path) for path in project.settings_files()}
     watched_files.update(real(file) for result in results for file in result.files)
 
-    def touches(path: str) -> bool:
-        full = real(path)
-        return full in watched_files or any(full == d or full.startswith(d.rstrip(os.sep) + os.sep)
-                                            for d in watched_dirs)
+    def touches(path: str) -> bool:  # where the name is and where it points: a committed link counts too
+        return any(full in watched_files or any(full == d or full.startswith(d.rstrip(os.sep) + os.sep)
+                                                for d in watched_dirs)
+                   for full in {real(path), os.path.join(real(os.path.dirname(os.path.abspath(path))),
+                                                         os.path.basename(path))})
 
     return any(touches(path) for path in [*args.paths, *args.config, *_deleted_files(project.directory)])
 

@@ -155,6 +155,15 @@ class Reader:
 
     def _not_read(self, path: str, where: Location | None, setting: str) -> None:
         """Repository mode: a path outside the configuration is reported, never read."""
+        full = self._map(path)
+        if os.path.islink(full) or os.path.realpath(os.path.dirname(full)) != os.path.dirname(os.path.abspath(full)):
+            # a committed link counts as where it points; its target (maybe /etc/passwd) is not named
+            self.config.diagnostics.append(Diagnostic(
+                "warning", Text("not reading {path}: it is a symbolic link leading outside the configuration given",
+                                path=Location(path)), where, code="outside-file",
+                notes=["a linter reads only the files it was given; put the file itself in the repository instead "
+                       "of a link to it"]))
+            return
         hint = ("it is not under --sysroot either; add the file to the repository there"
                 if self.sysroot else "set `sysroot` (--sysroot DIR) to map absolute paths onto the repository, "
                                      "or pass the file explicitly")
@@ -184,9 +193,11 @@ class Reader:
         """Parse one file; False if it does not exist and is not required.  ``given``: named on the
         command line (never mapped, never outside)."""
         full = self._map(path, given)
-        if self.repository and not given and self._outside(full):
-            if required:  # (an optional file is not reported: the report must not depend on this machine)
-                self._not_read(path, where, setting)
+        # a given file is inside by construction (its folder is allowed) unless it is a link leading out:
+        # a link committed in a config.d (or named by a hook) counts as where it points
+        if self.repository and self._outside(full):
+            if required or given:  # (an optional file is not reported: the report must not depend on this machine)
+                self._not_read(path, where or Location(path), setting)
             return True
         if "\0" not in full and os.path.isdir(full):
             return True  # HTCondor accepts a directory as an include and reads nothing
