@@ -43,7 +43,8 @@ def test_json_is_one_object_describing_the_run(tmp_path, monkeypatch):
                                skipped_rules=[(skipped, "needs --machine")], baselined=[_finding(file=conf)])
     report = json.loads(render("json", result, ReportView(root=str(tmp_path))))
     assert report["tool"] == {"name": "condorcfg", "version": __version__}
-    assert report["counts"] == {"error": 0, "warning": 2, "info": 0, "suppressed": 1, "baselined": 1}
+    assert report["counts"] == {"error": 0, "warning": 2, "info": 0, "suppressed": 1, "baselined": 1,
+                                "hidden_by_settings": 0}
     assert report["files"] == ["condor_config"]  # relative to the current directory, as in findings
     assert report["rules_run"] == ["CFG003", "KNB303"]
     assert report["skipped_rules"] == [{"code": "SLT101", "rule": "slot-overcommit", "reason": "needs --machine"}]

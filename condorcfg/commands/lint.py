@@ -72,6 +72,9 @@ def add_arguments(parser) -> None:
                         help="colour the text report (auto: on a terminal, unless NO_COLOR is set)")
     parser.add_argument("--project", metavar="FILE", help="project settings file (default: .condorcfg.yaml or "
                         "pyproject.toml [tool.condorcfg] found upward from here)")
+    parser.add_argument("--settings-from", metavar="REV",
+                        help="take the project settings and baseline as committed in git revision REV (in CI of a "
+                             "pull request: the base branch), not from the work tree")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
     parser.add_argument("--pre-commit", action="store_true",
                         help="PATHs are the files a commit changes (the pre-commit hook's mode)")
@@ -96,7 +99,7 @@ def run(args) -> int:
     from condorcfg.lint.rules import load_rules
 
     try:
-        project = project_module.load(args.project) if args.project else project_module.discover()
+        project = project_module.for_command(args.project, args.settings_from)
         ruleset = load_rules()
         machine = project_module.resolve_machine(project, args.machine)
     except CondorcfgError as exc:
@@ -148,23 +151,38 @@ def run(args) -> int:
     if args.pre_commit and project.roots and not _touches_roots(args, project, results):
         results = []  # the change touches nothing the roots read: nothing to report
     result = _merge(results)
+    if results:  # what the settings hide is counted and said, never silent
+        try:
+            result.hidden_by_settings = _hidden_by_settings(units, machine, settings, ruleset, args, sysroot, allowed)
+        except engine.LintUsageError as exc:
+            return _usage(str(exc))
+        result.severity_changes = engine.severity_changes(ruleset, settings)
 
     if args.write_baseline:
         try:
-            written = baseline_module.write(args.write_baseline, result.findings, project.directory)
+            written = baseline_module.write(args.write_baseline, _baselinable(result.findings, ruleset),
+                                            project.directory)
         except CondorcfgError as exc:
             return _unusable(exc.diagnostic)
         print(safe_line(f"condorcfg lint: wrote {written} baseline entr{'y' if written == 1 else 'ies'} "
                         f"({len(result.findings)} findings) to {args.write_baseline}"), file=sys.stderr)
         return EXIT_OK
     baseline_path = args.baseline or project.baseline
-    if baseline_path and (args.baseline or os.path.exists(baseline_path)):
-        try:
-            entries = baseline_module.read(baseline_path)
-        except CondorcfgError as exc:
-            return _unusable(exc.diagnostic)
-        result.findings, result.baselined, stale = baseline_module.apply(result.findings, entries,
-                                                                         project.directory)
+    try:  # (a --baseline given here is the work tree's; the settings' one comes from where they did)
+        if args.baseline or (baseline_path and not project.revision and os.path.exists(baseline_path)):
+            baseline_text = baseline_module.read_text(baseline_path)
+        elif baseline_path and project.revision:
+            baseline_text = project.revision_file(baseline_path, baseline_module.MAX_BASELINE_SIZE)
+        else:
+            baseline_text = None
+        entries = baseline_module.read(baseline_path, baseline_text) if baseline_text is not None else None
+    except CondorcfgError as exc:
+        return _unusable(exc.diagnostic)
+    if entries is not None:
+        _kept, result.baselined, stale = baseline_module.apply(_baselinable(result.findings, ruleset), entries,
+                                                               project.directory)
+        accepted = {id(finding) for finding in result.baselined}
+        result.findings = [finding for finding in result.findings if id(finding) not in accepted]
         result.findings += _stale_findings(stale, baseline_path, ruleset, settings)
 
     from condorcfg.report import ReportView, render
@@ -190,6 +208,37 @@ def run(args) -> int:
     if any(f.rule == engine.LIMIT_REACHED for f in result.findings):
         return EXIT_USAGE  # checking stopped part-way: fail closed, whatever --fail-on says
     return EXIT_FINDINGS if result.fails(fail_on) else EXIT_OK
+
+
+def _baselinable(findings, ruleset) -> list[Diagnostic]:
+    """The findings a baseline may accept: not those of rules that cannot be suppressed (a limit reached, a
+    crash, a macro cycle): a baseline entry, written or committed, never hides them."""
+    fixed = {rule.code for rule in ruleset if not rule.ignorable}
+    return [finding for finding in findings if finding.code not in fixed]
+
+
+def _hidden_by_settings(units, machine, settings, ruleset, args, sysroot, allowed) -> dict[str, int]:
+    """How many findings the default rules that ``select``/``ignore`` leave out would report, per code: the
+    settings (perhaps the pull request's own) may hide rules, but the report says so."""
+    from condorcfg.lint import engine
+
+    hidden = engine.hidden_by_settings(ruleset, settings)
+    if not hidden:
+        return {}
+    codes = {rule.code for rule in hidden}
+    probe = engine.LintSettings(select=sorted(codes), known_knobs=settings.known_knobs, fragment=settings.fragment,
+                                target_versions=settings.target_versions)
+    counts: dict[str, int] = {}
+    seen = set()
+    for unit, whole in units:
+        found = engine.run(unit, machine=machine, settings=probe, ruleset=ruleset, allow_exec=args.allow_exec,
+                           subsystem=args.subsystem, sysroot=sysroot, allowed_dirs=allowed, whole=whole)
+        for finding in found.findings:
+            key = (finding.code, finding.location, finding.message)
+            if finding.code in codes and key not in seen:
+                seen.add(key)
+                counts[finding.code] = counts.get(finding.code, 0) + 1
+    return counts
 
 
 def _units(args, project) -> list[tuple[list[str], bool]] | str:

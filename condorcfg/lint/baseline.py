@@ -30,6 +30,7 @@ from condorcfg.records import record
 
 FORMAT_KEY = "condorcfg-baseline"
 FORMAT_VERSION = 1
+MAX_BASELINE_SIZE = 64 * 1024 * 1024  # characters of one baseline file
 
 
 class BaselineError(CondorcfgError):
@@ -94,19 +95,32 @@ def write(path: str, findings: list[Diagnostic], root: str) -> int:
     return len(lines)
 
 
-def read(path: str) -> list[Entry]:
-    """The entries of a baseline file; :class:`BaselineError` (file:line) if it is not one."""
-    def fail(message: str, line: int = 0):
-        raise BaselineError(Diagnostic("error", message, Location(path, line, 1), code="baseline",
-                                       notes=["write a new one with `condorcfg lint --write-baseline FILE`"]))
+def _fail(path: str, message: str, line: int = 0):
+    raise BaselineError(Diagnostic("error", message, Location(path, line, 1), code="baseline",
+                                   notes=["write a new one with `condorcfg lint --write-baseline FILE`"]))
 
+
+def read_text(path: str) -> str:
+    """The text of the baseline file ``path``; :class:`BaselineError` when it cannot be read."""
     try:
         with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+            return handle.read(MAX_BASELINE_SIZE + 1)
     except OSError as exc:
-        fail(f"cannot read the baseline: {exc.strerror}")
+        _fail(path, f"cannot read the baseline: {exc.strerror}")
     except UnicodeDecodeError:
-        fail("the baseline is not UTF-8 text")
+        _fail(path, "the baseline is not UTF-8 text")
+
+
+def read(path: str, text: str | None = None) -> list[Entry]:
+    """The entries of a baseline file (``text``: its content, already read); :class:`BaselineError`
+    (file:line) if it is not one."""
+    def fail(message: str, line: int = 0):
+        _fail(path, message, line)
+
+    if text is None:
+        text = read_text(path)
+    if len(text) > MAX_BASELINE_SIZE:
+        fail(f"the baseline is larger than {MAX_BASELINE_SIZE:,} characters (MAX_BASELINE_SIZE); it is refused")
     try:
         data = json.loads(text)
     except ValueError as exc:

@@ -30,6 +30,9 @@ from condorcfg.lint.declarative import (CONFIG_DIAGNOSTIC, CONFIG_ERROR, FRAGMEN
 from condorcfg.records import factory, record
 
 SEVERITY_RANK = {INFO: 0, WARNING: 1, ERROR: 2}
+# The engine's own reports that a check stopped part-way or crashed: never deselected, their severity never
+# overridden, never baselined (commands/lint.py): what follows them was not checked.
+ALWAYS_REPORTED = frozenset({LIMIT_REACHED, REGEX_TIME_LIMIT, INTERNAL_ERROR})
 
 MAX_FINDINGS_PER_RULE = 10_000  # past this, a rule's findings are counted in one summary finding
 
@@ -81,6 +84,10 @@ class LintResult:
     fatal: bool = False  # the reader rejected the configuration; rules did not run
     unusable: Diagnostic | None = None  # the input itself cannot be read (unreadable, binary...): exit 2
     baselined: list[Diagnostic] = factory(list)  # findings an accepted baseline lists
+    # what the settings hid: code -> findings of default rules that select/ignore left out (counted only
+    # when asked: commands/lint.py), and (code, rule's severity, given severity) for each severity changed
+    hidden_by_settings: dict[str, int] = factory(dict)
+    severity_changes: list = factory(list)
 
     def count(self, severity: str) -> int:
         return sum(1 for f in self.findings if f.severity == severity)
@@ -117,7 +124,37 @@ def select_rules(ruleset, settings: LintSettings) -> list:
     codes = {r.code for r in chosen}
     chosen += [r for r in ruleset
                if r.code not in codes and any(_selector_matches(s, r) for s in settings.extend_select)]
-    return [r for r in chosen if not any(_selector_matches(s, r) for s in settings.ignore)]
+    # what says the check stopped part-way is never deselected: a run that hit a limit must not pass
+    kept = [r for r in chosen if _always_reported(r) or not any(_selector_matches(s, r) for s in settings.ignore)]
+    return kept + [r for r in ruleset if _always_reported(r) and r not in kept]
+
+
+def hidden_by_settings(ruleset, settings: LintSettings) -> list:
+    """The rules run by default that ``settings`` (select / ignore) leave out."""
+    chosen = {r.code for r in select_rules(ruleset, settings)}
+    return [r for r in ruleset if r.enabled and r.code not in chosen]
+
+
+def _severity_overrides(ruleset, settings: LintSettings) -> dict:
+    """code -> (rule, the severity ``settings`` give its findings); never one of the engine's limit or crash
+    reports."""
+    overrides = {}
+    for key, severity in settings.severity.items():
+        for rule in ruleset:
+            if _selector_matches(key, rule) and not _always_reported(rule):
+                overrides[rule.code] = (rule, severity)
+    return overrides
+
+
+def severity_changes(ruleset, settings: LintSettings) -> list[tuple[str, str, str]]:
+    """(code, the rule's severity, the one ``settings`` give it) for every rule whose severity they change."""
+    return sorted((code, rule.severity, severity)
+                  for code, (rule, severity) in _severity_overrides(ruleset, settings).items()
+                  if rule.severity != severity)
+
+
+def _always_reported(rule) -> bool:
+    return bool(rule.match) and rule.match.get("engine") in ALWAYS_REPORTED
 
 
 # ---------------------------------------------------------------- context given to checks
@@ -137,9 +174,24 @@ class _MemoConfig:
         self._value: dict[str, object] = {}
         self._raw: dict[str, object] = {}
         self._history: dict[str, object] = {}
+        # limit name -> the first expansion a limit of condorcfg stopped (the engine reports each, CFG006:
+        # the checks that met it went on without the value, so the run is incomplete)
+        self.limits: dict[str, Diagnostic] = {}
 
     def __getattr__(self, attribute):
         return getattr(self._config, attribute)
+
+    def expand(self, text: str, *knob):
+        try:
+            return self._config.expand(text, *knob)
+        except (CondorcfgError, RecursionError) as exc:
+            self._note_limit(exc)
+            raise
+
+    def _note_limit(self, exc: BaseException) -> None:
+        reached = _limit_reached(exc)
+        if reached is not None:
+            self.limits.setdefault(*reached)
 
     def names(self) -> list[str]:
         if self._names is None:
@@ -153,6 +205,7 @@ class _MemoConfig:
             try:
                 found = getattr(self._config, method)(name)
             except (CondorcfgError, RecursionError) as exc:  # e.g. a macro cycle: the same error every time
+                self._note_limit(exc)
                 found = _Failed(exc)
             memo[name] = found
         if type(found) is _Failed:
@@ -183,6 +236,52 @@ class _MemoConfig:
 
 
 _MISSING = object()
+
+# The reader's codes for an expansion stopped by one of condorcfg's limits rather than by a cycle
+# (``macro-cycle``, which MAC202 reports): with the spent budget (``budget-exceeded``), CFG006.
+LIMIT_CODES = frozenset({BUDGET_CODE, "macro-too-large", "macro-too-deep"})
+_LIMIT_NAME = re.compile(r"\bMAX_[A-Z_]+\b")
+
+
+def _limit_reached(exc: BaseException) -> tuple[str, Diagnostic] | None:
+    """(the limit's name, the diagnostic) when ``exc`` is an expansion stopped by a limit; None otherwise."""
+    if isinstance(exc, RecursionError):
+        return RECURSION_LIMIT, Diagnostic(ERROR, "macro expansion nests too deep (limit: Python's recursion "
+                                                  "limit)", None, code="macro-too-deep")
+    if not isinstance(exc, CondorcfgError) or not is_limit(exc.diagnostic):
+        return None
+    return limit_name(exc.diagnostic, getattr(exc, "limit", None)), exc.diagnostic
+
+
+def is_limit(diagnostic: Diagnostic) -> bool:
+    """An expansion or reading stopped by one of condorcfg's limits, not by a cycle.  (A cycle that the
+    search of written references misses, through a computed name ``$($(N))``, is ``macro-too-deep`` with
+    the expansion's own words for it: still a cycle.)"""
+    from condorcfg.config.macros import CYCLE_FOUND
+
+    return diagnostic.code in LIMIT_CODES and CYCLE_FOUND not in diagnostic.message
+
+
+RECURSION_LIMIT = "Python's recursion limit"
+
+
+def limit_name(diagnostic: Diagnostic, given: str | None = None) -> str:
+    """The name of the limit a ``LIMIT_CODES`` diagnostic reports (``BudgetExceeded.limit`` when known)."""
+    if given:
+        return given
+    found = _LIMIT_NAME.search(diagnostic.message)
+    if found:
+        return found.group()
+    # (config.model says "functions nested more than 64 deep" without naming its MAX_FUNCTION_NESTING)
+    return "MAX_FUNCTION_NESTING" if "functions nested" in diagnostic.message else RECURSION_LIMIT
+
+
+def _limit_message(diagnostic: Diagnostic, limit: str) -> str:
+    """A CFG006 message: what stopped, its limit named, and what that means for the run."""
+    message = diagnostic.message
+    if limit not in message:
+        message += f" (limit {limit})"
+    return message
 
 
 class _Failed:
@@ -533,7 +632,7 @@ def _run(target, machine, settings: LintSettings, ruleset, allow_exec: bool, sub
             given = [str(p) for p in (target if isinstance(target, (list, tuple)) else [target])]
             if exc.diagnostic.code in UNUSABLE_INPUT:
                 return LintResult(findings=[], files=given, fatal=True, unusable=exc.diagnostic)
-            _reader_finding(exc.diagnostic, ruleset, enabled_codes, findings, fatal=True)
+            _reader_finding(exc.diagnostic, ruleset, enabled_codes, findings, fatal=True, by_engine=by_engine)
             return LintResult(findings=_finish(findings, settings, ruleset, given), files=given, fatal=True)
         except Exception as exc:  # the reader's own bug: still no traceback
             engine_finding(INTERNAL_ERROR, f"the configuration reader crashed: {type(exc).__name__}: {exc}; "
@@ -543,7 +642,7 @@ def _run(target, machine, settings: LintSettings, ruleset, allow_exec: bool, sub
     ctx = LintContext(config, machine, settings, ruleset, machine_given=machine is not None)
     ctx.primary_release, ctx._reload = primary, reload
     for diagnostic in getattr(config, "diagnostics", ()):
-        _reader_finding(diagnostic, ruleset, enabled_codes, findings)
+        _reader_finding(diagnostic, ruleset, enabled_codes, findings, by_engine=by_engine)
 
     from condorcfg.lint.checks import get_check, import_check_modules
     from condorcfg.lint.declarative import run_matcher
@@ -593,6 +692,16 @@ def _run(target, machine, settings: LintSettings, ruleset, allow_exec: bool, sub
                                        None, code=rule.code, rule=rule.name, fix=rule.fix))
         rules_run.append(rule)
     ctx.rule = None
+    # Expansions a limit stopped: the checks that met one went on without the value (and, once the budget is
+    # spent, without every later one), so the run is incomplete: said once per limit, whichever rule met it.
+    limits = dict(ctx.config.limits)
+    exhausted = getattr(getattr(config, "budget", None), "exhausted", None)
+    if exhausted is not None:
+        limits.setdefault(exhausted.limit, exhausted.diagnostic)
+    for limit, diagnostic in limits.items():
+        engine_finding(LIMIT_REACHED, f"{_limit_message(diagnostic, limit)}; checking went on without the values "
+                                      f"it stopped, so findings about them may be missing",
+                       diagnostic.location, always=True)
 
     files = list(getattr(config, "files", ()))
     result = LintResult(findings=[], rules_run=rules_run, skipped_rules=skipped, files=files)
@@ -677,26 +786,33 @@ def _normalise(item, rule) -> Diagnostic:
     return item
 
 
-def _reader_finding(diagnostic: Diagnostic, ruleset, enabled_codes, findings, fatal: bool = False) -> None:
+def _reader_finding(diagnostic: Diagnostic, ruleset, enabled_codes, findings, fatal: bool = False,
+                    by_engine: dict | None = None) -> None:
     """Report a reader diagnostic under the rule claiming its kind, or a catch-all rule, at that rule's severity.
 
     A rule claiming the diagnostic's kind reports it at that rule's severity.  Otherwise what HTCondor
     refuses (an error of the reader) is the config-error rule and the rest config-diagnostic; what
-    stopped the reading (``fatal``) is always at error level: config-error unless an error rule claims it.  A spent reading or expansion budget (``budget-exceeded``) is the engine's
-    limit-reached rule: the configuration could not be read to its end, so nothing after that point was
-    checked.
+    stopped the reading (``fatal``) is always at error level: config-error unless an error rule claims it.
+    An expansion or reading stopped by one of condorcfg's limits (``LIMIT_CODES``: a spent budget, a
+    value grown past MAX_EXPANDED_SIZE, ...) is the engine's limit-reached rule, naming the limit: the
+    configuration could not be read or expanded to its end, so what depends on it was not checked.
+    ``by_engine``: the engine rules by kind (computed here when not given; a caller with 100,000 reader
+    diagnostics gives it once).
     """
-    by_engine = {r.match.get("engine"): r for r in ruleset if r.match and "engine" in r.match}
+    if by_engine is None:
+        by_engine = {r.match.get("engine"): r for r in ruleset if r.match and "engine" in r.match}
     rule = ruleset.reader_kinds().get(diagnostic.code or "")
-    if diagnostic.code == BUDGET_CODE:
-        rule = by_engine.get(LIMIT_REACHED) or rule
+    message = diagnostic.message
+    if is_limit(diagnostic) and LIMIT_REACHED in by_engine:
+        rule = by_engine[LIMIT_REACHED]
+        message = _limit_message(diagnostic, limit_name(diagnostic))
     if rule is None or (fatal and rule.severity != ERROR):  # (a claiming rule decides its kinds' severity)
         rule = by_engine.get(CONFIG_ERROR if fatal or diagnostic.severity == ERROR else CONFIG_DIAGNOSTIC)
     if rule is None:
         return
     if rule.code not in enabled_codes and not fatal:
         return
-    findings.append(Diagnostic(rule.severity, diagnostic.message, diagnostic.location, code=rule.code,
+    findings.append(Diagnostic(rule.severity, message, diagnostic.location, code=rule.code,
                                rule=rule.name, fix=diagnostic.fix or rule.fix or None, notes=list(diagnostic.notes)))
 
 
@@ -764,16 +880,11 @@ def _apply_suppressions(findings, ctx, ruleset, enabled_codes, settings, files, 
 
 def _finish(findings, settings: LintSettings, ruleset, files) -> list[Diagnostic]:
     """Severity overrides, de-duplication and a stable order (file reading order, line, column, code)."""
-    overrides = {}
-    for key, severity in settings.severity.items():
-        for rule in ruleset:
-            if _selector_matches(key, rule):
-                overrides[rule.code] = severity
-    internal = {r.code for r in ruleset if r.match and r.match.get("engine") == INTERNAL_ERROR}
+    overrides = {code: severity for code, (_rule, severity) in _severity_overrides(ruleset, settings).items()}
     order = {file: i for i, file in enumerate(files)}
     seen, result = set(), []
     for finding in findings:
-        if finding.code in overrides and finding.code not in internal:
+        if finding.code in overrides:
             finding.severity = overrides[finding.code]
         loc = finding.location
         key = (finding.code, loc, finding.message)

@@ -40,6 +40,7 @@ import re
 from pathlib import Path
 
 from condorcfg.diagnostics import SEVERITIES, CondorcfgError, Diagnostic, Location
+from condorcfg.inputs import MAX_YAML_SIZE
 from condorcfg.records import factory, record
 
 YAML_NAME = ".condorcfg.yaml"
@@ -77,6 +78,16 @@ class ProjectConfig:
     fragment: bool = False
     target_version: list[str] = factory(list)  # releases as resolved (condorcfg.releases)
     policy_tests: list[str] = factory(list)  # condorcfg test's files (or directories), paths as resolved
+    # --settings-from REV: the settings (and the baseline they name) are the committed ones of this
+    # revision, not the work tree's (a pull request must not decide how it is checked)
+    revision: str | None = None
+    git_top: str | None = None
+
+    def revision_file(self, path: str, limit: int) -> str | None:
+        """The text of a file the settings name (the baseline) as committed in the settings' revision;
+        None when that revision has no such file."""
+        relative = os.path.relpath(os.path.realpath(path), self.git_top)
+        return _revision_blob(self.git_top, self.revision, relative, limit, f"{self.revision[:12]}:{relative}")
 
     def settings_files(self) -> list[str]:
         """The files whose change changes what lint reports: this file, profiles, the baseline."""
@@ -112,15 +123,93 @@ def discover(start: str | os.PathLike | None = None) -> ProjectConfig:
     return ProjectConfig(directory=str(directory))
 
 
-def load(path: str | os.PathLike) -> ProjectConfig:
-    """Read one project configuration file (either kind)."""
+def load(path: str | os.PathLike, text: str | None = None) -> ProjectConfig:
+    """Read one project configuration file (either kind); ``text``: its content, already read."""
     path = Path(path)
     if path.name == TOML_NAME or path.suffix == ".toml":
-        data = _read_toml(path)
+        data = _read_toml(path, text)
         if data is None:
             _fail(path, 0, f"{path} has no [tool.condorcfg] table")
-        return _build(data, path, _toml_line_finder(path))
-    return _build(*_read_yaml(path))
+        return _build(data, path, _toml_line_finder(path, text))
+    return _build(*_read_yaml(path, text))
+
+
+def for_command(project_file: str | None = None, settings_from: str | None = None) -> ProjectConfig:
+    """The settings a command runs with: ``--settings-from REV``, else ``--project FILE``, else found upward."""
+    if settings_from is not None:
+        return from_revision(settings_from)
+    return load(project_file) if project_file else discover()
+
+
+def from_revision(revision: str, start: str | os.PathLike | None = None) -> ProjectConfig:
+    """The project settings as committed in ``revision`` (found upward from ``start`` as :func:`discover`
+    finds them in the work tree), their relative paths still meaning the work tree's files.
+
+    CI of a pull request runs ``--settings-from origin/main``: the change's own `.condorcfg.yaml` and
+    baseline cannot then ignore rules, lower severities or accept its findings.  The repository is the
+    one holding ``start`` (its ``.git`` found by walking up, never by asking git from inside the change).
+    """
+    directory = Path(start or os.getcwd()).resolve()
+    where = Location("<command line>", 0, 1)
+    top = next((c for c in (directory, *directory.parents) if (c / ".git").exists()), None)
+    if top is None:
+        raise ProjectConfigError(Diagnostic("error", f"--settings-from {_short(revision)}: {directory} is not in a "
+                                                     f"git work tree", where, code="project-config"))
+    if not revision or revision.startswith("-"):
+        raise ProjectConfigError(Diagnostic("error", f"--settings-from {_short(revision)} is not a revision",
+                                            where, code="project-config"))
+    done = _git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}"], str(top))
+    commit = done.stdout.decode("ascii", "replace").strip() if done.returncode == 0 else ""
+    if not commit:
+        raise ProjectConfigError(Diagnostic("error", f"--settings-from {_short(revision)} names no commit of the "
+                                                     f"repository at {top}", where, code="project-config",
+                                            notes=["in CI, fetch the base branch first (actions/checkout with "
+                                                   "fetch-depth: 0, or git fetch origin main)"]))
+    for candidate in (directory, *directory.parents):
+        relative = os.path.relpath(candidate, top)
+        for name in (YAML_NAME, TOML_NAME):
+            inside = name if relative == "." else f"{relative}/{name}"
+            shown = f"{revision}:{inside}"
+            text = _revision_blob(str(top), commit, inside, MAX_YAML_SIZE if name == YAML_NAME else MAX_PROJECT_FILE,
+                                  shown)
+            if text is None or (name == TOML_NAME and "tool.condorcfg" not in text):
+                continue
+            project = load(candidate / name, text)
+            project.revision, project.git_top = commit, str(top)
+            return project
+        if candidate == top:
+            break
+    return ProjectConfig(directory=str(directory), revision=commit, git_top=str(top))
+
+
+def _git(args: list[str], cwd: str):
+    import subprocess
+
+    try:
+        return subprocess.run(["git", *args], cwd=cwd, capture_output=True, timeout=60, check=False)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise ProjectConfigError(Diagnostic("error", f"cannot run git: {exc}", Location("<git>", 0, 1),
+                                            code="project-config")) from None
+
+
+def _revision_blob(top: str, commit: str, inside: str, limit: int, shown: str) -> str | None:
+    """The text of ``inside`` (relative to the repository's top) in ``commit``; None when it holds no such
+    file.  Refused past ``limit`` bytes or when it is not UTF-8."""
+    if inside.startswith(".."):
+        return None
+    inside = inside.replace(os.sep, "/")
+    size = _git(["cat-file", "-s", "--end-of-options", f"{commit}:{inside}"], top)
+    kind = _git(["cat-file", "-t", "--end-of-options", f"{commit}:{inside}"], top)
+    if size.returncode != 0 or kind.stdout.strip() != b"blob":
+        return None
+    if int(size.stdout.strip() or 0) > limit:
+        _fail(shown, 0, f"{shown} is larger than {limit:,} bytes, more than condorcfg reads from a settings file; "
+                        f"it is refused")
+    blob = _git(["cat-file", "blob", "--end-of-options", f"{commit}:{inside}"], top)
+    try:
+        return blob.stdout.decode("utf-8")
+    except UnicodeDecodeError:
+        _fail(shown, 0, f"{shown} is not UTF-8 text")
 
 
 def _fail(path, line: int, message: str):
@@ -140,8 +229,8 @@ def _read_text(path: Path, limit: int = MAX_PROJECT_FILE) -> str:
         _fail(path, 0, f"cannot read project configuration: {exc}")
 
 
-def _read_toml(path: Path) -> dict | None:
-    text = _read_text(path)
+def _read_toml(path: Path, text: str | None = None) -> dict | None:
+    text = _read_text(path) if text is None else text
     if "tool.condorcfg" not in text:
         return None  # most pyproject.toml files are not ours: skip importing and parsing TOML
     import tomllib
@@ -159,8 +248,8 @@ def _read_toml(path: Path) -> dict | None:
     return table
 
 
-def _toml_line_finder(path: Path):
-    lines = _read_text(path).splitlines()
+def _toml_line_finder(path: Path, text: str | None = None):
+    lines = (_read_text(path) if text is None else text).splitlines()
 
     def line_of(key: str) -> int:
         pattern = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=|^\s*\[tool\.condorcfg\.{re.escape(key)}\]")
@@ -172,12 +261,12 @@ def _toml_line_finder(path: Path):
     return line_of
 
 
-def _read_yaml(path: Path):
+def _read_yaml(path: Path, text: str | None = None):
     from ruamel.yaml.error import YAMLError
 
-    from condorcfg.inputs import MAX_YAML_SIZE, check_expanded_size, load_yaml
+    from condorcfg.inputs import check_expanded_size, load_yaml
 
-    text = _read_text(path, MAX_YAML_SIZE)
+    text = _read_text(path, MAX_YAML_SIZE) if text is None else text
     try:
         data = load_yaml(text, "rt")
     except YAMLError as exc:

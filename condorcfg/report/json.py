@@ -5,9 +5,9 @@ end_column, knob, message, fix and notes (paths relative to the current director
 messages too), and ``facts`` when the message has them: the values it was formatted from, a
 place as ``{"file", "line", "column"}`` (see :class:`~condorcfg.diagnostics.Text`).  Around
 it: the ``tool`` that wrote it, ``counts`` per severity plus the suppressed and baselined
-findings, the ``files`` read, the rule codes that ran (``rules_run``), the rules that could not
+findings and those the rule selection of the settings hid, the ``files`` read, the rule codes that ran (``rules_run``), the rules that could not
 run and why (``skipped_rules``), and ``fatal`` (the reader rejected the configuration, so the
-rules did not run).  An object rather than a bare list so fields can be added without breaking
+rules did not run), and ``settings``: what the settings hid per code and the severities they changed.  An object rather than a bare list so fields can be added without breaking
 readers.
 
 The JSON is ASCII (``ensure_ascii``): control, format and line-separator characters and lone
@@ -39,6 +39,8 @@ def render(result, view) -> str:
     counts = {severity: result.count(severity) for severity in ("error", "warning", "info")}
     counts["suppressed"] = len(result.suppressed)
     counts["baselined"] = len(getattr(result, "baselined", None) or ())
+    hidden = getattr(result, "hidden_by_settings", None) or {}
+    counts["hidden_by_settings"] = sum(hidden.values())
     report = {
         "tool": {"name": "condorcfg", "version": __version__},
         "findings": items,
@@ -48,5 +50,8 @@ def render(result, view) -> str:
         "skipped_rules": [{"code": rule.code, "rule": rule.name, "reason": reason}
                           for rule, reason in result.skipped_rules],
         "fatal": bool(result.fatal),
+        "settings": {"hidden": dict(sorted(hidden.items())),
+                     "severity_changes": [{"code": code, "rule_severity": was, "severity": now}
+                                          for code, was, now in getattr(result, "severity_changes", None) or ()]},
     }
     return defuse_json(json_layout.dumps(report, {"findings", "skipped_rules"}) + "\n")

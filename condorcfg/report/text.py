@@ -87,8 +87,20 @@ def summary(result, paint=lambda code, text: text) -> str:
     else:
         text = f"No findings{where}"
     extras = []
+    # what was hidden, and by what, is always said: a pull request's own settings or baseline may hide it
+    if getattr(result, "baselined", None):
+        extras.append(f"{len(result.baselined)} hidden by the baseline")
     if result.suppressed:
         extras.append(f"{len(result.suppressed)} suppressed")
+    hidden = getattr(result, "hidden_by_settings", None) or {}
+    if hidden:
+        total_hidden = sum(hidden.values())
+        codes = ", ".join(printable(code) for code in sorted(hidden))
+        extras.append(f"{total_hidden} hidden by the rule selection of the settings ({codes})")
+    changed = getattr(result, "severity_changes", None) or []
+    if changed:
+        extras.append("severity changed by the settings: " + ", ".join(
+            f"{printable(code)} {printable(was)} -> {printable(now)}" for code, was, now in changed))
     if result.skipped_rules:
         why = "; ".join(dict.fromkeys(printable(reason) for _rule, reason in result.skipped_rules))
         extras.append(f"{len(result.skipped_rules)} rule{'s' * (len(result.skipped_rules) != 1)} skipped ({why})")
