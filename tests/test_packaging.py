@@ -119,3 +119,24 @@ def test_the_readme_limits_table_matches_the_code():
         value = getattr(importlib.import_module("condorcfg." + module.replace("/", ".")), name)
         number, unit = re.match(r"([\d.]+) (\w+)", size).groups()
         assert float(number) * units.get(unit, 1) == value, (name, size, value)
+
+
+def test_every_action_is_pinned_by_commit_and_no_workflow_interpolates_into_a_script():
+    """A tag can be moved to other code; an expression in a `run:` line is script injection
+    (a branch name is chosen by whoever opens the pull request)."""
+    import re
+
+    from ruamel.yaml import YAML
+
+    blocks = [(ROOT / "action.yml").read_text()]
+    blocks += [b for b in re.findall(r"```yaml\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
+               if b.startswith("# .github/workflows/")]
+    assert len(blocks) >= 3
+    for text in blocks:
+        data = YAML(typ="safe").load(text)
+        steps = data["runs"]["steps"] if "runs" in data else [s for job in data["jobs"].values() for s in job["steps"]]
+        for step in steps:
+            uses = step.get("uses", "")
+            if uses and not uses.startswith("your-org/"):  # (the reader's own pin of condorcfg)
+                assert re.fullmatch(r"[\w.-]+/[\w./-]+@[0-9a-f]{40}", uses), uses
+            assert "${{" not in step.get("run", ""), step["run"]

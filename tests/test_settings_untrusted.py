@@ -181,3 +181,15 @@ def test_generated_baselines_never_accept_a_rule_that_cannot_be_suppressed(tmp_p
         report = json.loads(done.stdout)
         assert done.returncode == 1 and report["counts"]["baselined"] == 0
         assert any(f["code"] == "MAC202" for f in report["findings"])
+
+
+@pytest.mark.parametrize("source", ["--output={out}", "-o{out}", "--output={out} ", "--ext-diff"])
+def test_pre_commit_refs_never_reach_git_as_options(tmp_path, source):
+    repo = _pool(tmp_path)
+    out = tmp_path / "written-by-git"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "GITHUB_"))}
+    env.update(PRE_COMMIT_FROM_REF=source.format(out=out), PRE_COMMIT_TO_REF="HEAD")
+    done = subprocess.run([sys.executable, "-m", "condorcfg", "lint", "--pre-commit", "--", "etc/config.d/10-base"],
+                          cwd=repo, capture_output=True, text=True, env=env)
+    assert done.returncode in (0, 1) and "Traceback" not in done.stderr
+    assert not list(tmp_path.glob("written-by-git*"))  # (git would write to "{out}...HEAD")

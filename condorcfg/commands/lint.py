@@ -291,7 +291,12 @@ def _touches_roots(args, project, results) -> bool:
 def _deleted_files(directory: str) -> list[str]:
     """Files the commit (or the range pre-commit checks in CI) deletes: pre-commit passes none."""
     source, target = os.environ.get("PRE_COMMIT_FROM_REF"), os.environ.get("PRE_COMMIT_TO_REF")
-    refs = [f"{source}...{target}"] if source and target else ["--cached"]
+    if source and target:  # revisions, never options (PRE_COMMIT_FROM_REF=--output=... must not reach git as one)
+        if source.startswith("-") or target.startswith("-"):
+            return []
+        refs = ["--end-of-options", f"{source}...{target}"]
+    else:
+        refs = ["--cached"]
     import subprocess  # only the hook asks git; subprocess costs every lint run ~7 ms of start-up
 
     try:
