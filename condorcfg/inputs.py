@@ -15,7 +15,10 @@ parser (ruamel.yaml reads about 150 KiB a second) and aliases, which repeat a
 node without repeating its text (a "billion laughs" file of a few hundred bytes
 holds 10**9 values).  :data:`MAX_YAML_SIZE` bounds the first;
 :func:`check_expanded_size` refuses a document whose values, counted as often as
-aliases repeat them, exceed :data:`MAX_YAML_VALUES`, before anything walks it.
+aliases repeat them, exceed :data:`MAX_YAML_VALUES`, or whose strings, each counted
+every time an alias reaches it, exceed the document's own text by more than
+:data:`MAX_ALIAS_CHARS` (ten thousand aliases of one case holding a 150 KB job ad are
+a few values but 1.5 GB of text to parse), before anything walks it.
 """
 from __future__ import annotations
 
@@ -42,6 +45,8 @@ def load_yaml(text: str, typ: str = "safe"):
 MAX_INPUT_SIZE = 16 * 1024 * 1024  # the configuration reader's bound too
 MAX_YAML_SIZE = 256 * 1024  # YAML text read at all (ruamel.yaml is pure Python: ~1.7 s for this much)
 MAX_YAML_VALUES = 200_000  # values in a YAML or JSON document, each alias counted as what it repeats
+MAX_ALIAS_CHARS = 1024 * 1024  # characters of strings aliases may add to a document's own text (a string
+# counts its length each time it is reached): without aliases the strings never exceed the text
 STDIN = "-"
 
 
@@ -101,20 +106,30 @@ def _decode(data: bytes, shown: str, what: str, utf8_only: bool) -> str:
                                    column, code="unreadable-file"))
 
 
-def check_expanded_size(data, shown: str, what: str, code: str, limit: int = MAX_YAML_VALUES) -> None:
-    """Refuse ``data`` (a loaded YAML/JSON document) holding more than ``limit`` values once aliases
-    are expanded, or a recursive structure (``&a [*a]``), before anything copies or prints it.
+def check_expanded_size(data, shown: str, what: str, code: str, limit: int = MAX_YAML_VALUES, *,
+                        text_size: int) -> None:
+    """Refuse ``data`` (a loaded YAML/JSON document) holding more than ``limit`` values, or more than
+    ``text_size`` (the characters of its text) plus
+    :data:`MAX_ALIAS_CHARS` characters of strings, once aliases are expanded; or a recursive
+    structure (``&a [*a]``), before anything copies, parses or prints it.
 
     Shared nodes are counted once each, with their expanded size remembered, so this takes
     time in proportion to the document's own size, not to what its aliases would expand to.
     """
-    size = expanded_size(data, limit)
+    char_limit = text_size + MAX_ALIAS_CHARS
+    size = _expanded(data, limit, char_limit)
     if size is None:
         raise CondorcfgError(error(f"the {what} is recursive (a YAML alias inside the node it names); "
                                    f"it is refused", shown, code=code))
-    if size > limit:
+    values, chars = size
+    if values > limit:
         raise CondorcfgError(error(f"the {what} holds more than {limit:,} values once its YAML aliases are "
                                    f"expanded (MAX_YAML_VALUES); it is refused", shown, code=code))
+    if chars > char_limit:
+        raise CondorcfgError(error(f"the {what} holds more than {char_limit:,} characters of text once its YAML "
+                                   f"aliases are expanded (each alias counts what it repeats; aliases may add "
+                                   f"MAX_ALIAS_CHARS, {MAX_ALIAS_CHARS:,}, to the file's own text); write the "
+                                   f"repeated parts out, or split the file", shown, code=code))
 
 
 def expanded_size(data, limit: int) -> int | None:
@@ -122,10 +137,17 @@ def expanded_size(data, limit: int) -> int | None:
 
     None for a structure that contains itself.  Iterative: deep nesting cannot overflow the stack.
     """
+    size = _expanded(data, limit, float("inf"))
+    return None if size is None else size[0]
+
+
+def _expanded(data, limit: int, char_limit) -> tuple[int, int] | None:
+    """(values, characters of strings) in ``data``, every shared node counted each time it appears;
+    stops once either passes its limit; None for a structure that contains itself."""
     containers = (dict, list, tuple, set, frozenset)
     if not isinstance(data, containers):
-        return 1
-    sizes: dict[int, int] = {}
+        return 1, _chars(data)
+    sizes: dict[int, tuple[int, int]] = {}
     open_: set[int] = set()  # containers whose parts are still being counted (a path from the root)
     stack = [(data, False)]
     while stack:
@@ -133,11 +155,15 @@ def expanded_size(data, limit: int) -> int | None:
         key = id(node)
         parts = _parts(node)
         if counted:
-            total = 1 + sum(sizes[id(p)] if isinstance(p, containers) else 1 for p in parts)
-            sizes[key] = total
+            values, chars = 1, 0
+            for part in parts:
+                part_values, part_chars = sizes[id(part)] if isinstance(part, containers) else (1, _chars(part))
+                values += part_values
+                chars += part_chars
+            sizes[key] = values, chars
             open_.discard(key)
-            if total > limit:
-                return total
+            if values > limit or chars > char_limit:
+                return values, chars
             continue
         if key in sizes:
             continue
@@ -152,6 +178,10 @@ def expanded_size(data, limit: int) -> int | None:
                 if id(part) not in sizes:
                     stack.append((part, False))
     return sizes[id(data)]
+
+
+def _chars(value) -> int:
+    return len(value) if isinstance(value, (str, bytes)) else 0
 
 
 def _parts(node) -> list:
@@ -184,5 +214,5 @@ def load_document(path: str, what: str, code: str):
         data = json.loads(text) if is_json else load_yaml(text)
     except Exception as exc:  # any parse error is the user's (also RecursionError)
         raise syntax_error(exc, shown, what, "JSON" if is_json else "YAML", code) from None
-    check_expanded_size(data, shown, what, code)
+    check_expanded_size(data, shown, what, code, text_size=len(text))
     return data, shown

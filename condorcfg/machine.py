@@ -281,7 +281,7 @@ def load_profile(path: str) -> MachineProfile:
                 data = load_yaml(text)
     except Exception as exc:  # any parse error of the profile is a user error (also RecursionError)
         raise syntax_error(exc, shown, "machine profile", "JSON" if is_json else "YAML", "bad-profile")
-    check_expanded_size(data, shown, "machine profile", "bad-profile")
+    check_expanded_size(data, shown, "machine profile", "bad-profile", text_size=len(text))
     if not isinstance(data, dict):
         found = "an empty document" if data is None else f"a {type(data).__name__}"
         raise _problem(f"machine profile must be a mapping of keys to values, not {found}", shown)

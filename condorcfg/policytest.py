@@ -24,6 +24,28 @@ A test file (YAML) names the configuration, a machine and cases::
 Every case yields a :class:`CaseResult` with one :class:`Check` per expectation; a failing check
 carries the explanation: for a match or START, each clause with the values on both sides of its
 comparison and the file:line of the knob it was written in.
+
+What a test file may name.  A test file comes with the pull request, and the runner prints what
+the files it names hold, so no file of the change may decide what may be read: the boundary is
+the project folder (where the project settings are, else the current directory: ``project_dir``),
+fixed before any test file is opened; nothing asks git (a committed bare repository can make git
+call ``/`` the work tree).  A test file, a ``config:`` and a ``machine:`` file must each really be
+(after following every symbolic link) inside it; a committed link leading out is refused, and its
+target is not opened.  A test file the user names outside the project folder (not through a
+link of the project) is the user's choice: its own folder is its boundary.
+
+What a run may cost (one :class:`Run` per ``condorcfg test``; the YAML text and its aliases are
+bounded by :func:`condorcfg.inputs.check_expanded_size`):
+
+* :data:`MAX_CASE_WORK` units of case work, plus one per character of the test files read: a
+  character of a job or state ad parsed, an attribute of the slot ad copied for a case;
+* :data:`MAX_REPORT_CHARS` characters of failure text: errors, and the expected and actual value
+  and the explanation of each failing check, counted as built (before cutting);
+* per failing check, :data:`MAX_EXPLANATION_LINES` lines (the clauses that hold are left out
+  first), and :data:`MAX_SHOWN_CHARS` characters of each value, clause or name shown.
+
+Reaching a run's limit, or the command's ClassAd budget (:mod:`condorcfg.classad.budget`),
+stops the run: the cases so far are reported, and :attr:`Run.stopped` names the limit (exit 2).
 """
 from __future__ import annotations
 
@@ -39,7 +61,12 @@ POLICY_KNOBS = {"preempt": "PREEMPT", "suspend": "SUSPEND", "continue": "CONTINU
 EXPECTATIONS = {"start", "is_owner", "rank", "matches", "slots", *POLICY_KNOBS}
 CASE_KEYS = {"name", "job", "state", "slot", "now", "expect"}
 FILE_KEYS = {"config", "machine", "cases"}
-MAX_CASES = 10_000
+MAX_CASES = 10_000  # cases in one file
+MIB = 1024 * 1024
+MAX_CASE_WORK = 4 * MIB  # units per run (~0.3-2 us each), plus one per character of test file read
+MAX_REPORT_CHARS = 4 * MIB  # characters of failure text per run (a real failing run: a few KB a case)
+MAX_EXPLANATION_LINES = 50  # lines explaining one failing check
+MAX_SHOWN_CHARS = 300  # characters of one value, clause, expression or name shown
 
 
 @record
@@ -48,7 +75,8 @@ class Check:
     expected: object
     actual: object
     ok: bool
-    explanation: list = factory(list)  # lines
+    explanation: list = factory(list)  # lines (at most MAX_EXPLANATION_LINES)
+    built: int = 0  # characters of explanation made before cutting (what the run's report budget pays)
 
 
 @record
@@ -64,8 +92,38 @@ class CaseResult:
         return self.error is None and all(check.ok for check in self.checks)
 
 
+class Run:
+    """What one run of policy tests may still spend (see the module docstring); ``stopped``: the
+    diagnostic naming the limit that ended it, None while it goes on."""
+
+    def __init__(self):
+        self.work = MAX_CASE_WORK
+        self.report = MAX_REPORT_CHARS
+        self.stopped = None
+
+    def stop(self, message: str, file: str, line: int) -> None:
+        self.stopped = error(message, file, line or 0, 1, code="bad-policy-test")
+
+
 def _fail(message: str, file: str, line: int = 0) -> CondorcfgError:
     return CondorcfgError(error(message, file, line or 0, 1, code="bad-policy-test"))
+
+
+def _clip(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
+    """``text`` cut at ``limit`` characters, saying how many more there were."""
+    return text if len(text) <= limit else f"{text[:limit]}… {len(text) - limit} more characters"
+
+
+def _bounded(value):
+    """A check's expected or actual value as the reports show it: a short scalar as it is, a slots
+    mapping with its values bounded, anything else as text cut at MAX_SHOWN_CHARS."""
+    if value is None or isinstance(value, bool) or (isinstance(value, (int, float)) and
+                                                    len(repr(value)) <= MAX_SHOWN_CHARS):
+        return value
+    if isinstance(value, dict) and len(value) <= 4:  # slots: {count, cpus, memory, disk}
+        return {_clip(str(k)): _bounded(v) if not isinstance(v, (dict, list)) else _clip(str(v))
+                for k, v in value.items()}
+    return _clip(value if isinstance(value, str) else str(value))
 
 
 def _line(node, key=None) -> int:
@@ -77,10 +135,17 @@ def _line(node, key=None) -> int:
         return 0
 
 
-def run_file(path: str, project_roots: list[str] | None = None) -> list[CaseResult]:
-    """Run the cases of one policy test file; CondorcfgError when the file itself cannot be used."""
+def run_file(path: str, project_roots: list[str] | None = None, project_dir: str | None = None,
+             run: Run | None = None) -> list[CaseResult]:
+    """Run the cases of one policy test file; CondorcfgError when the file itself cannot be used.
+
+    ``project_dir`` (default: the current directory) is the trust boundary; ``run`` (default: one for
+    this file) what the cases may still spend; once it is ``stopped`` no more cases are run.
+    """
     from condorcfg.inputs import load_document, read_text
 
+    run = run if run is not None else Run()
+    top = inside_boundary(path, project_dir if project_dir is not None else os.getcwd(), "policy test file")
     text, shown = read_text(path, "policy test file", utf8_only=True)
     if path.endswith(".json"):
         data, shown = load_document(path, "policy test file", "bad-policy-test")
@@ -94,23 +159,23 @@ def run_file(path: str, project_roots: list[str] | None = None) -> list[CaseResu
             data = load_yaml(text, typ="rt")  # (round-trip: keeps line numbers for the messages)
         except Exception as exc:
             raise syntax_error(exc, shown, "policy test file", "YAML", "bad-policy-test") from None
-        check_expanded_size(data, shown, "policy test file", "bad-policy-test")
+        check_expanded_size(data, shown, "policy test file", "bad-policy-test", text_size=len(text))
+    run.work += len(text)  # a file's own text pays for the work of its cases: big files are not refused
     if not isinstance(data, dict):
         raise _fail("a policy test file is a mapping with config, machine and cases", shown, 1)
     unknown = set(data) - FILE_KEYS
     if unknown:
         key = min(unknown, key=str)
-        raise _fail(f"unknown key {str(key)!r}; a policy test file has {', '.join(sorted(FILE_KEYS))}", shown,
+        raise _fail(f"unknown key {_clip(str(key))!r}; a policy test file has {', '.join(sorted(FILE_KEYS))}", shown,
                     _line(data, key))
     base = os.path.dirname(os.path.abspath(path))
-    top = _tree_top(base)
     configs = _configs(data.get("config"), base, project_roots, shown, _line(data, "config"), top)
     machine = _machine(data.get("machine"), base, shown, _line(data, "machine"), top)
     cases = data.get("cases")
     if not isinstance(cases, list) or not cases:
         raise _fail("'cases' must be a non-empty list of cases", shown, _line(data, "cases") or 1)
     if len(cases) > MAX_CASES:
-        raise _fail(f"more than {MAX_CASES} cases in one file", shown, _line(data, "cases"))
+        raise _fail(f"more than {MAX_CASES} cases in one file (MAX_CASES); split it", shown, _line(data, "cases"))
     import condorcfg
     from condorcfg.slots import build_slot_ads
 
@@ -124,33 +189,53 @@ def run_file(path: str, project_roots: list[str] | None = None) -> list[CaseResu
     ads = build_slot_ads(config, machine)
     if not len(ads):
         problems = "; ".join(d.message for d in ads.errors) or "the layout gives no slot"
-        raise _fail(f"the configuration gives this machine no slot: {problems}", shown, 1)
-    return [_run_case(case, index, config, ads, shown, cases) for index, case in enumerate(cases)]
+        raise _fail(_clip(f"the configuration gives this machine no slot: {problems}"), shown, 1)
+    from condorcfg.classad.budget import current
+
+    slots = _slot_index(ads)
+    results = []
+    for index, case in enumerate(cases):
+        line = _line(cases[index]) if hasattr(cases, "lc") else 0
+        result = _run_case(case, index, line, config, ads, slots, shown, run)
+        budget = current()
+        if budget is not None and budget.failed and run.stopped is None:
+            # every evaluation from here on is ERROR: this case's verdict and the later ones would be wrong
+            run.stop(f"the cases from here on are not run: {budget.message()}", shown, line)
+        if run.stopped is not None:
+            break
+        results.append(result)
+    return results
 
 
-def _tree_top(base: str) -> str:
-    """What a test file may name: the git work tree it is in, else the current directory when the file is
-    under it, else the file's own directory.  A test file comes with the pull request: it must not make the
-    runner read (and print) a file of the machine."""
-    import subprocess
+def boundary(path: str, project_dir: str) -> str:
+    """The folder whose files the test file (or directory of them) ``path`` may name: the project
+    folder when ``path`` is in it, as written or really (a link into the project is harmless);
+    else, for a path the user named outside the project, its own folder."""
+    top = os.path.realpath(project_dir)
+    named = os.path.abspath(path)
+    folder = os.path.realpath(os.path.dirname(named))
+    return top if _within(named, top) or _within(folder, top) else folder
 
-    try:
-        done = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=base, capture_output=True, text=True,
-                              timeout=30, check=False)
-        if done.returncode == 0 and done.stdout.strip():
-            return os.path.realpath(done.stdout.strip())
-    except (OSError, subprocess.TimeoutExpired):
-        pass
-    here, base = os.path.realpath(os.getcwd()), os.path.realpath(base)
-    return here if base == here or base.startswith(here.rstrip(os.sep) + os.sep) else base
+
+def inside_boundary(path: str, project_dir: str, what: str) -> str:
+    """The :func:`boundary` of ``path`` (a test file, or a directory of them); CondorcfgError, before it is
+    opened (it may be a link to /etc/shadow), when it really lies outside it."""
+    top = boundary(path, project_dir)
+    if not _within(os.path.realpath(path), top):
+        raise _fail(f"the {what} is a symbolic link (or in a linked folder) leading outside {top}; name one of "
+                    f"the project folder, not a link to one elsewhere", path)
+    return top
+
+
+def _within(path: str, top: str) -> bool:
+    return path == top or path.startswith(top.rstrip(os.sep) + os.sep)
 
 
 def _inside(base: str, value: str, top: str, shown: str, line: int, key: str) -> str:
     full = os.path.join(base, value)
-    real = os.path.realpath(full)
-    if os.path.isabs(value) or (real != top and not real.startswith(top.rstrip(os.sep) + os.sep)):
-        raise _fail(f"{key} {value!r} leads outside {top}; a test file names files of its own repository "
-                    f"(relative paths)", shown, line)
+    if os.path.isabs(value) or not _within(os.path.realpath(full), top):  # (a link counts as where it leads)
+        raise _fail(f"{key} {_clip(value)!r} leads outside {top}; a test file names files of the project folder "
+                    f"(relative paths, no links leading out)", shown, line)
     return full
 
 
@@ -181,50 +266,90 @@ def _machine(value, base: str, shown: str, line: int, top: str):
     raise _fail("'machine' is a profile file or a mapping (cpus, memory, ...)", shown, line)
 
 
-def _run_case(case, index: int, config, ads, shown: str, cases) -> CaseResult:
+def _run_case(case, index: int, line: int, config, ads, slots, shown: str, run: Run) -> CaseResult:
     from condorcfg.classad.values import ClassAd
 
-    line = _line(cases[index]) if hasattr(cases, "lc") else 0
     if not isinstance(case, dict):
-        return CaseResult(f"case {index + 1}", shown, line, error="a case is a mapping with name, job and expect")
-    name = str(case.get("name") or f"case {index + 1}")
+        return _charged(CaseResult(f"case {index + 1}", shown, line,
+                                   error="a case is a mapping with name, job and expect"), run)
+    name = _clip(str(case.get("name") or f"case {index + 1}"))
     result = CaseResult(name, shown, line)
     unknown = set(case) - CASE_KEYS
     expect = case.get("expect")
     if unknown:
         result.error = f"unknown key {str(min(unknown, key=str))!r}; a case has {', '.join(sorted(CASE_KEYS))}"
-        return result
+        return _charged(result, run)
     if not isinstance(expect, dict) or not expect:
         result.error = "'expect' must name what should hold (start, is_owner, rank, matches, preempt, slots, ...)"
-        return result
+        return _charged(result, run)
     wrong = set(expect) - EXPECTATIONS
     if wrong:
         result.error = (f"unknown expectation {str(min(wrong, key=str))!r}; known: "
                         f"{', '.join(sorted(EXPECTATIONS))}")
-        return result
+        return _charged(result, run)
     try:
-        slot = _pick_slot(ads, case.get("slot"))
+        slot = _pick_slot(ads, slots, case.get("slot"))
         now = _now(case.get("now"))
-        job = _ad(case.get("job") or "", "job")
+        job_text, state_text = case.get("job") or "", case.get("state") or ""
+        # the work of this case, before it is done: ten thousand cases each parsing a big ad, or copying a
+        # big slot ad, cost what no single case shows
+        run.work -= len(slot.ad) + sum(len(t) for t in (job_text, state_text) if isinstance(t, str))
+        if run.work < 0:
+            run.stop(f"the cases from here on are not run: this run's case work limit (MAX_CASE_WORK, "
+                     f"{MAX_CASE_WORK:,} units plus one per character of the test files: characters of job and "
+                     f"state ads parsed, slot attributes copied per case) is spent; use fewer or smaller cases",
+                     shown, line)
+            return result
+        job = _ad(job_text, "job")
         ad = ClassAd([(attribute, slot.ad[attribute]) for attribute in slot.ad])  # (the case's own copy)
-        _apply_state(ad, case.get("state") or "", now)
+        _apply_state(ad, state_text, now)
     except ValueError as exc:
         result.error = str(exc)
-        return result
+        return _charged(result, run)
     for expectation, expected in expect.items():
-        result.checks.append(_check(expectation, expected, ad, job, slot, ads, config, now))
+        check = _check(expectation, expected, ad, job, slot, ads, config, now)
+        check.expected, check.actual = _bounded(check.expected), _bounded(check.actual)
+        result.checks.append(check)
+    return _charged(result, run)
+
+
+def _charged(result: CaseResult, run: Run) -> CaseResult:
+    """``result`` with its failure text paid for from the run's report budget (the run stops when it is
+    spent); errors and explanation lines cut to what is shown."""
+    spent = 0
+    if result.error:
+        spent += len(result.error)
+        result.error = _clip(result.error)
+    for check in result.checks:
+        if not check.ok:
+            spent += len(str(check.expected)) + len(str(check.actual)) + check.built
+    run.report -= spent
+    if run.report < 0 and run.stopped is None:
+        run.stop(f"the cases from here on are not run: this run's failures reached the report limit "
+                 f"(MAX_REPORT_CHARS, {MAX_REPORT_CHARS:,} characters of errors, values and explanations); "
+                 f"fix the first failures, or run fewer test files at once", result.file, result.line)
     return result
 
 
-def _pick_slot(ads, wanted):
+def _slot_index(ads) -> dict:
+    """Each slot by SlotID and by lower-case name: a case finds its slot at once, however many there are."""
+    index = {}
+    for slot in ads:
+        index.setdefault(slot.slot_id, slot)
+        index.setdefault(slot.name.split("@")[0].lower(), slot)
+    return index
+
+
+def _pick_slot(ads, slots: dict, wanted):
     if wanted is None:
         return ads[0]
-    for slot in ads:
-        if (isinstance(wanted, int) and not isinstance(wanted, bool) and slot.slot_id == wanted) or \
-                (isinstance(wanted, str) and slot.name.split("@")[0].lower() == wanted.lower()):
-            return slot
-    names = ", ".join(s.name.split("@")[0] for s in ads)
-    raise ValueError(f"no slot {wanted!r} on this machine (it has {names})")
+    key = wanted.lower() if isinstance(wanted, str) else wanted if isinstance(wanted, int) and \
+        not isinstance(wanted, bool) else None
+    if key is not None and key in slots:
+        return slots[key]
+    names = [s.name.split("@")[0] for s in ads[:10]]
+    more = f" and {len(ads) - 10} more" if len(ads) > 10 else ""
+    raise ValueError(f"no slot {_clip(repr(wanted))} on this machine (it has {', '.join(names)}{more})")
 
 
 _ISO = re.compile(r"\d{4}-\d\d-\d\d([T ]\d\d:\d\d(:\d\d)?)?")
@@ -319,7 +444,7 @@ def _check(expectation: str, expected, ad, job, slot, ads, config, now) -> Check
 
         found = explain_match(ad, job, slot.name, config)
         ok = found.matches == bool(expected)
-        return Check(expectation, bool(expected), found.matches, ok, [] if ok else _explain_clauses(found))
+        return Check(expectation, bool(expected), found.matches, ok, *(([], 0) if ok else _explain_clauses(found)))
     if expectation in ("start", "is_owner", "rank"):
         attribute = {"start": "Start", "is_owner": "IsOwner", "rank": "Rank"}[expectation]
         node = ad[attribute] if attribute in ad else None
@@ -336,7 +461,8 @@ def _check(expectation: str, expected, ad, job, slot, ads, config, now) -> Check
             try:
                 node = parse(text)
             except ValueError as exc:
-                return Check(expectation, expected, None, False, [f"{knob} does not parse: {exc}"])
+                message = f"{knob} does not parse: {exc}"
+                return Check(expectation, expected, None, False, *_explained([(_clip(message), False)], len(message)))
             value = _evaluate(node, ad, job, now)
     if expectation == "rank":
         if isinstance(value, bool):
@@ -345,44 +471,74 @@ def _check(expectation: str, expected, ad, job, slot, ads, config, now) -> Check
             not isinstance(expected, bool) and float(value) == float(expected)
     else:
         ok = _truth(value) is not None and _truth(value) == bool(expected)
-    explanation = [] if ok else _explain_expression(knob, node, ad, job if expectation != "is_owner" else None,
-                                                    config, now)
+    explanation = ([], 0) if ok else _explain_expression(knob, node, ad, job if expectation != "is_owner" else None,
+                                                         config, now)
     shown = value if isinstance(value, (bool, int, float)) else unparse(value) if hasattr(value, "__class__") else value
-    return Check(expectation, expected, shown, ok, explanation)
+    return Check(expectation, expected, shown, ok, *explanation)
 
 
 def _check_slots(expected, slot, ads) -> Check:
     if not isinstance(expected, dict) or not set(expected) <= {"count", "cpus", "memory", "disk"}:
-        return Check("slots", expected, None, False, ["slots: expect a mapping of count, cpus, memory, disk"])
+        return Check("slots", expected, None, False,
+                     *_explained([("slots: expect a mapping of count, cpus, memory, disk", False)]))
     actual = {"count": len(ads)}
     for key, attribute in (("cpus", "Cpus"), ("memory", "Memory"), ("disk", "Disk")):
         if key in expected:
             actual[key] = _evaluate(slot.ad[attribute], slot.ad, None, None) if attribute in slot.ad else None
     wanted = {k: v for k, v in expected.items()}
     ok = all(actual.get(k) == v for k, v in wanted.items())
-    explanation = [] if ok else [f"{k}: expected {wanted[k]}, the layout gives {actual.get(k)}"
-                                 for k in wanted if actual.get(k) != wanted[k]]
-    return Check("slots", wanted, {k: actual.get(k) for k in wanted}, ok, explanation)
+    explanation = ([], 0) if ok else _explained([(f"{k}: expected {_clip(str(wanted[k]))}, the layout gives "
+                                                  f"{_clip(str(actual.get(k)))}", False)
+                                                 for k in wanted if actual.get(k) != wanted[k]])
+    return Check("slots", wanted, {k: actual.get(k) for k in wanted}, ok, *explanation)
 
 
-def _explain_clauses(found) -> list[str]:
-    return [f"[{'ok  ' if clause.ok else 'FAIL'}] {clause.side} {clause.origin}: {clause.text}  -> {clause.values}"
-            f"  ({clause.where})" for clause in found.clauses]
+def _explained(lines: list[tuple[str, bool]], built: int | None = None) -> tuple[list[str], int]:
+    """(the lines shown, characters built) of an explanation given as (line, holds) pairs: at most
+    MAX_EXPLANATION_LINES lines; past that the lines of clauses that hold are left out first, and the
+    last line says how many are not shown.  ``built``: the characters made for it, before its values
+    were cut (default: the lines' own)."""
+    built = sum(len(text) for text, _ in lines) if built is None else built
+    if len(lines) <= MAX_EXPLANATION_LINES:
+        return [text for text, _ in lines], built
+    room = MAX_EXPLANATION_LINES - 1
+    holding_room = max(0, room - sum(1 for _, holds in lines if not holds))
+    shown = []
+    for text, holds in lines:
+        if len(shown) == room:
+            break
+        if holds:
+            if not holding_room:
+                continue
+            holding_room -= 1
+        shown.append(text)
+    return shown + [f"… {len(lines) - len(shown)} more lines not shown"], built
 
 
-def _explain_expression(knob: str, node, my, target, config, now) -> list[str]:
+def _explain_clauses(found) -> tuple[list[str], int]:
+    built = sum(len(c.text) + len(c.values) + len(c.origin) + len(c.where) for c in found.clauses)
+    return _explained([(f"[{'ok  ' if clause.ok else 'FAIL'}] {clause.side} {_clip(clause.origin)}: "
+                        f"{_clip(clause.text)}  -> {_clip(clause.values)}  ({_clip(clause.where)})", clause.ok)
+                       for clause in found.clauses], built)
+
+
+def _explain_expression(knob: str, node, my, target, config, now) -> tuple[list[str], int]:
     from condorcfg.classad import unparse
     from condorcfg.slots.match import knob_location, operand_values, split_and
 
-    where = knob_location(config, knob, ReportView().display_path)
+    where = _clip(knob_location(config, knob, ReportView().display_path))
     if node is None:
-        return [f"{knob} is not set ({where})"]
-    lines = [f"{knob} = {unparse(node)}  ({where})"]
+        return _explained([(f"{knob} is not set ({where})", False)])
+    text = unparse(node)
+    head, built = f"{knob} = {_clip(text)}  ({where})", len(text)  # (the head is always shown: what the knob says)
     parts = split_and(node)
-    if len(parts) > 1:
-        for part in parts:
-            mark = "ok  " if _truth(_evaluate(part, my, target, now)) else "FAIL"
-            lines.append(f"  [{mark}] {unparse(part)}  -> {operand_values(part, my, target, now)}")
-    else:
-        lines[0] += f"  -> {operand_values(node, my, target, now)}"
-    return lines
+    if len(parts) == 1:
+        values = operand_values(node, my, target, now)
+        return _explained([(f"{head}  -> {_clip(values)}", False)], built + len(values))
+    lines = [(head, False)]
+    for part in parts:
+        holds = bool(_truth(_evaluate(part, my, target, now)))
+        part_text, values = unparse(part), operand_values(part, my, target, now)
+        built += len(part_text) + len(values)
+        lines.append((f"  [{'ok  ' if holds else 'FAIL'}] {_clip(part_text)}  -> {_clip(values)}", holds))
+    return _explained(lines, built)

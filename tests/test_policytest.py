@@ -108,7 +108,7 @@ def test_the_pre_commit_hook_is_declared():
     assert "- id: condorcfg-test" in hooks and "entry: condorcfg test" in hooks
 
 
-def test_a_test_file_cannot_read_files_outside_its_repository(tmp_path):
+def test_a_test_file_cannot_read_files_outside_its_project(tmp_path):
     secret = tmp_path / "secret"
     secret.mkdir()
     (secret / "creds").write_text("API_TOKEN = hunter2\n")

@@ -278,7 +278,7 @@ def _read_yaml(path: Path, text: str | None = None):
         reason = str(exc).splitlines()[0].split("; use sys.set_int_max_str_digits")[0] if str(exc) else ""
         _fail(path, 0, f"{path.name} is not valid YAML: {reason or type(exc).__name__}")
     try:  # before anything copies it: aliases can make a few lines hold billions of values
-        check_expanded_size(data, str(path), "project configuration", "project-config")
+        check_expanded_size(data, str(path), "project configuration", "project-config", text_size=len(text))
     except CondorcfgError as exc:
         raise ProjectConfigError(exc.diagnostic)
     if data is None:

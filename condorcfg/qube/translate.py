@@ -103,7 +103,7 @@ def load_map(path: str | None = None) -> dict[str, MapEntry]:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1})" if mark is not None else ""
         raise QubeError(f"{shown}: not YAML{where}: {getattr(exc, 'problem', None) or exc}") from None
-    check_expanded_size(data, shown, "property map", "bad-map")
+    check_expanded_size(data, shown, "property map", "bad-map", text_size=len(source))
     return read_map(data, shown)
 
 
