@@ -8,8 +8,33 @@ value came from.
 """
 from __future__ import annotations
 
+from condorcfg.diagnostics import CondorcfgError, error
 from condorcfg.records import record
 
+# What the slot ads of one diff may cost, over every machine compared, both sides together
+# (one machine is bounded by the slot layout's MAX_SLOTS = 4,096 per side; a fleet is not).
+MAX_FLEET_SLOT_ADS = 32_768  # slot ads built (~0.15 ms each with its printing and comparing)
+MAX_FLEET_LINES = 262_144  # configuration lines read to build them (~40 us each)
+
+
+class FleetBudget:
+    """The slot-ad work of all the machines of one diff; :meth:`charge` raises CondorcfgError (naming
+    the limit) once it is spent.  Charged after each machine, so one machine at most goes past it."""
+
+    def __init__(self):
+        self.limits = {"MAX_FLEET_SLOT_ADS": MAX_FLEET_SLOT_ADS, "MAX_FLEET_LINES": MAX_FLEET_LINES}
+        self.spent = {"MAX_FLEET_SLOT_ADS": 0, "MAX_FLEET_LINES": 0}
+
+    def charge(self, slot_ads: int = 0, lines: int = 0) -> None:
+        self.spent["MAX_FLEET_SLOT_ADS"] += slot_ads
+        self.spent["MAX_FLEET_LINES"] += lines
+        for name, limit in self.limits.items():
+            if self.spent[name] > limit:
+                what = "slot ads" if name == "MAX_FLEET_SLOT_ADS" else "configuration lines read"
+                raise CondorcfgError(error(
+                    f"the machines compared take more than {limit:,} {what} (limit {name}, shared by every "
+                    f"machine and both sides); compare fewer machines (--machine NAME) or --no-ads",
+                    "<diff>", code="budget-exceeded"))
 
 
 def _kind(old, new) -> str:

@@ -62,7 +62,8 @@ def test_revisions_fleet_restart_and_security(tmp_path):
 
 def test_unusable_revisions_exit_2(tmp_path):
     repo = _repo(tmp_path)
-    assert _diff(repo, "git:HEAD", "HEAD").returncode == 2
+    assert _diff(repo, "git:", "HEAD").returncode == 2
+    assert _diff(repo, "git:nosuchrev", "HEAD").returncode == 2
     done = _diff(repo, "git:HEAD:etc/nothing", "HEAD")
     assert done.returncode == 2 and "does not exist in HEAD" in done.stderr and "Traceback" not in done.stderr
     done = _diff(repo, "--", "-rf", "HEAD")

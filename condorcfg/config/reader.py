@@ -115,6 +115,10 @@ def _truthy(text: str | None, fallback: bool) -> bool:
     return fallback
 
 
+# condorcfg.gitside writes a git revision's files only as a load asks for them: when set, this callable
+# is given every path a Reader is about to look at (file, directory or include), before it looks.
+path_observer = None
+
 MODES = ("host", "repository")
 # Reader errors about the input itself (not about what the configuration says): commands exit 2.
 UNUSABLE_INPUT = frozenset({"unreadable-file", "file-too-large", "binary-file", "empty-directory", "missing-root"})
@@ -145,8 +149,12 @@ class Reader:
         """The path to open for ``path``: one the configuration names under ``sysroot`` when it is
         absolute; relative ones from cwd.  ``given`` paths (the command line's) are never mapped."""
         if os.path.isabs(path):
-            return os.path.join(self.sysroot, path.lstrip("/")) if self.sysroot and not given else path
-        return os.path.join(self.cwd, path)
+            full = os.path.join(self.sysroot, path.lstrip("/")) if self.sysroot and not given else path
+        else:
+            full = os.path.join(self.cwd, path)
+        if path_observer is not None:
+            path_observer(full)
+        return full
 
     def _outside(self, full: str) -> bool:
         real = os.path.realpath(full)
