@@ -193,3 +193,24 @@ def test_pre_commit_refs_never_reach_git_as_options(tmp_path, source):
                           cwd=repo, capture_output=True, text=True, env=env)
     assert done.returncode in (0, 1) and "Traceback" not in done.stderr
     assert not list(tmp_path.glob("written-by-git*"))  # (git would write to "{out}...HEAD")
+
+
+def test_what_the_settings_hide_is_counted_in_the_same_reading(tmp_path, monkeypatch, capsys):
+    """Counting the hidden findings costs the left-out rules only: the configuration is read once."""
+    import condorcfg
+    from condorcfg.cli import main
+
+    repo = _pool(tmp_path)
+    (repo / "etc" / "config.d" / "50-pr").write_text(BAD + "ALLOW_WRITE = *\n")
+    (repo / ".condorcfg.yaml").write_text(BASE_SETTINGS + "ignore: [POL501, SEC]\n")
+    reads = []
+    real_load = condorcfg.load
+    monkeypatch.setattr(condorcfg, "load", lambda *a, **k: reads.append(a) or real_load(*a, **k))
+    monkeypatch.chdir(repo)
+    assert main(["lint", "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["settings"]["hidden"] == {"POL501": 1, "SEC801": 1} and len(reads) == 1
+    # a suppressed finding of a left-out rule is not counted again as hidden by the settings
+    (repo / "etc" / "config.d" / "50-pr").write_text("# condorcfg: ignore[POL501] known\n" + BAD)
+    assert main(["lint", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["settings"]["hidden"] == {}

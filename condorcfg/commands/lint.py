@@ -107,6 +107,8 @@ def run(args) -> int:
 
     settings = engine.LintSettings.from_project(project)
     settings.fragment = settings.fragment or args.fragment
+    settings.count_hidden = True  # what the rule selection hides is said in the report
+    settings.findings_per_file = None  # every finding until the baseline is applied; capped below
     if args.target_version:
         from condorcfg import releases
 
@@ -151,11 +153,7 @@ def run(args) -> int:
     if args.pre_commit and project.roots and not _touches_roots(args, project, results):
         results = []  # the change touches nothing the roots read: nothing to report
     result = _merge(results)
-    if results:  # what the settings hide is counted and said, never silent
-        try:
-            result.hidden_by_settings = _hidden_by_settings(units, machine, settings, ruleset, args, sysroot, allowed)
-        except engine.LintUsageError as exc:
-            return _usage(str(exc))
+    if results:
         result.severity_changes = engine.severity_changes(ruleset, settings)
 
     if args.write_baseline:
@@ -185,6 +183,7 @@ def run(args) -> int:
         result.findings = [finding for finding in result.findings if id(finding) not in accepted]
         result.findings += _stale_findings(stale, baseline_path, ruleset, settings)
 
+    result.findings = engine.cap_listed(result.findings, engine.MAX_FINDINGS_PER_FILE)
     from condorcfg.report import ReportView, render
 
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
@@ -213,32 +212,10 @@ def run(args) -> int:
 def _baselinable(findings, ruleset) -> list[Diagnostic]:
     """The findings a baseline may accept: not those of rules that cannot be suppressed (a limit reached, a
     crash, a macro cycle): a baseline entry, written or committed, never hides them."""
-    fixed = {rule.code for rule in ruleset if not rule.ignorable}
-    return [finding for finding in findings if finding.code not in fixed]
+    from condorcfg.lint.engine import unlisted_count
 
-
-def _hidden_by_settings(units, machine, settings, ruleset, args, sysroot, allowed) -> dict[str, int]:
-    """How many findings the default rules that ``select``/``ignore`` leave out would report, per code: the
-    settings (perhaps the pull request's own) may hide rules, but the report says so."""
-    from condorcfg.lint import engine
-
-    hidden = engine.hidden_by_settings(ruleset, settings)
-    if not hidden:
-        return {}
-    codes = {rule.code for rule in hidden}
-    probe = engine.LintSettings(select=sorted(codes), known_knobs=settings.known_knobs, fragment=settings.fragment,
-                                target_versions=settings.target_versions)
-    counts: dict[str, int] = {}
-    seen = set()
-    for unit, whole in units:
-        found = engine.run(unit, machine=machine, settings=probe, ruleset=ruleset, allow_exec=args.allow_exec,
-                           subsystem=args.subsystem, sysroot=sysroot, allowed_dirs=allowed, whole=whole)
-        for finding in found.findings:
-            key = (finding.code, finding.location, finding.message)
-            if finding.code in codes and key not in seen:
-                seen.add(key)
-                counts[finding.code] = counts.get(finding.code, 0) + 1
-    return counts
+    fixed = {rule.code for rule in ruleset if not rule.ignorable}  # (nor a count of findings not kept)
+    return [finding for finding in findings if finding.code not in fixed and not unlisted_count(finding)]
 
 
 def _units(args, project) -> list[tuple[list[str], bool]] | str:
@@ -333,13 +310,18 @@ def _merge(results):
     from condorcfg.lint.engine import LintResult
 
     merged = LintResult(findings=[])
-    seen = set()
+    seen, seen_hidden = set(), set()
     for result in results:
         for finding in result.findings:
             key = (finding.code, finding.location, finding.message)
             if key not in seen:
                 seen.add(key)
                 merged.findings.append(finding)
+        for finding in result.hidden:
+            key = (finding.code, finding.location, finding.message)
+            if key not in seen_hidden:
+                seen_hidden.add(key)
+                merged.hidden.append(finding)
         merged.suppressed += result.suppressed
         merged.rules_run += [r for r in result.rules_run if r not in merged.rules_run]
         merged.skipped_rules += [s for s in result.skipped_rules if s not in merged.skipped_rules]

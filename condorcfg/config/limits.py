@@ -62,7 +62,8 @@ BUDGET_CODE = "budget-exceeded"
 
 
 class BudgetExceeded(CondorcfgError):
-    """A per-command limit of :mod:`condorcfg.config.limits` was hit (``limit`` names it)."""
+    """A per-command limit of :mod:`condorcfg.config.limits` was hit, or a value's references to
+    itself grew past a limit of :mod:`condorcfg.config.macros` (``limit`` names it)."""
 
     def __init__(self, diagnostic: Diagnostic, limit: str):
         super().__init__(diagnostic)
@@ -134,6 +135,12 @@ class Budget:
                 or self.chars > MAX_EXPANSION_BYTES + BYTES_PER_BYTE * read or self._exhausted is not None):
             self._expansion_spent()
 
+    @property
+    def exhausted(self) -> "BudgetExceeded | None":
+        """The error every expansion now fails with once the expansion budget is spent (None before):
+        lint reports it once (CFG006) even when every rule that met it carried on without the value."""
+        return self._exhausted
+
     def check(self) -> None:
         """Raise at once if the expansion budget is already spent (before starting more work)."""
         if self._exhausted is not None:
@@ -148,8 +155,9 @@ class Budget:
                 what, limit = (f"more than {self.char_limit() // MIB} MiB of text (limit MAX_EXPANSION_BYTES)",
                                "MAX_EXPANSION_BYTES")
             diagnostic = Diagnostic("error", f"expanding this configuration's macros takes {what}; macros that "
-                                             f"multiply (A = $(B)$(B), B = $(C)$(C), ...) or grow without bound?",
-                                    None, code=BUDGET_CODE)
+                                             f"multiply (A = $(B)$(B), B = $(C)$(C), ...), or a long chain of "
+                                             f"values that each repeat the one before (B = $(A) text, C = $(B) "
+                                             f"text, ...)?", None, code=BUDGET_CODE)
             self._exhausted = BudgetExceeded(diagnostic, limit)
         # a fresh exception (and diagnostic, which a caller may give a location) each time
         raise BudgetExceeded(self._exhausted.diagnostic.copy(), self._exhausted.limit)

@@ -18,8 +18,10 @@ is copied here exactly, including the scanner's rules:
 HTCondor hangs on reference cycles and exponential self-growth; here every
 expansion is bounded per call (:data:`MAX_SUBSTITUTIONS`, :data:`MAX_EXPANDED_SIZE`,
 :data:`MAX_WORK`: overrunning raises :class:`ExpansionLimit`, which the Config turns into a
-diagnostic naming the cycle) and charged to the command's
-:class:`~condorcfg.config.limits.Budget` (shared by all expansions of one configuration).
+diagnostic naming the cycle if there is one, else the limit - lint's CFG006) and charged to the
+command's :class:`~condorcfg.config.limits.Budget` (shared by all expansions of one configuration).
+A value's references to its own knob that grow past those limits while it is assigned raise
+:class:`~condorcfg.config.limits.BudgetExceeded` naming the limit: that is growth, never a cycle.
 
 Rescanning from the start after every substitution is quadratic when many ``$`` that
 start nothing (``$$(X)``, a ``$(`` nest) come first, so the scan remembers where each
@@ -38,7 +40,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
-from condorcfg.config.limits import SCAN_COST, Budget
+from condorcfg.config.limits import BUDGET_CODE, SCAN_COST, Budget, BudgetExceeded
+from condorcfg.diagnostics import Diagnostic
 
 TYPE_CHECKING = False  # (not `typing`: importing it costs start-up time)
 if TYPE_CHECKING:
@@ -408,7 +411,7 @@ def expand(text: str, evaluate: Evaluator, budget=None, memo: Memo | None = None
         budget = Budget()  # a caller without a configuration: this call's own budget
     budget.check()
     walk = _Walk(budget=budget)
-    regions: list[list] = []  # knob values being expanded in place: [key, start, tail length, epoch]
+    regions = _Regions()  # knob values being expanded in place: [key, start, tail length, epoch]
     if memo is not None and knob:
         regions.append([knob.upper(), 0, 0, memo.epoch])
     count = 0
@@ -432,6 +435,13 @@ def expand(text: str, evaluate: Evaluator, budget=None, memo: Memo | None = None
         if found is None:
             walk.charge(1 + len(walk.starts) - first, 0)
             break
+        if regions.counts and found.kind == NORMAL:
+            name = split_body(found.body)[0]
+            if name.upper() in regions.counts:
+                # every open region holds ``found``: a value being expanded as it would be alone meets a
+                # reference to itself, so its expansion contains itself and never ends - a cycle, found
+                # after one round instead of at a limit (which costs MAX_WORK of the budget per knob)
+                raise ExpansionLimit(f"$({name}) {CYCLE_FOUND}", text)
         # a remembered expansion stands for the raw value only where nothing before it scans into it
         clear = not walk.brackets and (not walk.reach or walk.reach[-1] < found.start)
         replacement, final, opened = _replacement(found, evaluate, memo if clear else None, memo)
@@ -440,18 +450,48 @@ def expand(text: str, evaluate: Evaluator, budget=None, memo: Memo | None = None
         count += 1
         work += len(text)
         walk.charge(1 + len(walk.starts) - first, len(text))
+        # (each message names its limit: lint reports a limit reached by that name, CFG006)
         if count > MAX_SUBSTITUTIONS:
-            raise ExpansionLimit(f"it needs more than {MAX_SUBSTITUTIONS} substitutions (the limit)", text, True)
+            raise ExpansionLimit(f"it needs more than MAX_SUBSTITUTIONS, {MAX_SUBSTITUTIONS} substitutions "
+                                 f"(the limit)", text, True)
         if work > MAX_WORK:
-            raise ExpansionLimit(f"substituting copies more than {MAX_WORK} characters (the limit)", text, True)
+            raise ExpansionLimit(f"substituting copies more than MAX_WORK, {MAX_WORK} characters (the limit)", text,
+                                 True)
         if len(text) > size_limit:
-            raise ExpansionLimit(f"the expanded text grows beyond {size_limit} characters (the limit)", text, True)
+            raise ExpansionLimit(f"the expanded text grows beyond MAX_EXPANDED_SIZE, {size_limit} characters "
+                                 f"(the limit)", text, True)
         resume = walk.restart(start, text)
         if final and resume == start:
             resume = start + len(replacement)  # a remembered expansion holds no macro: skip it
         if opened is not None:  # (at most one open region per substitution: bounded by MAX_SUBSTITUTIONS)
             regions.append([opened, start, len(text) - start - len(replacement), memo.epoch])
     return replace_dollar(text, budget)
+
+
+CYCLE_FOUND = "refers back to itself while it is expanded (a reference cycle)"
+
+
+class _Regions(list):
+    """The open regions of :func:`expand` (innermost last), with how many are open per knob (``counts``)."""
+
+    __slots__ = ("counts",)
+
+    def __init__(self):
+        super().__init__()
+        self.counts: dict[str, int] = {}
+
+    def append(self, region: list) -> None:
+        super().append(region)
+        self.counts[region[0]] = self.counts.get(region[0], 0) + 1
+
+    def pop(self) -> list:
+        region = super().pop()
+        left = self.counts[region[0]] - 1
+        if left:
+            self.counts[region[0]] = left
+        else:
+            del self.counts[region[0]]
+        return region
 
 
 def _replacement(found: Found, evaluate: Evaluator, memo: Memo | None,
@@ -568,7 +608,7 @@ def expand_self(text: str, selves: tuple[str, ...], evaluate: Evaluator, budget=
                 text = text[:start] + replacement + text[end:]
                 budget.spend(2, len(text))
                 if len(text) > MAX_EXPANDED_SIZE:
-                    raise ExpansionLimit("self-reference expansion does not terminate", text, True)
+                    _self_reference_too_large(selves[0], "MAX_EXPANDED_SIZE", f"{MAX_EXPANDED_SIZE} characters")
                 return text
     return expand_self_walk(text, selves, evaluate, budget)
 
@@ -595,6 +635,22 @@ def expand_self_walk(text: str, selves: tuple[str, ...], evaluate: Evaluator, bu
         text = text[:found.start] + evaluate(found) + text[found.end:]
         walk.charge(1 + len(walk.starts) - first, len(text))
         count += 1
-        if count > MAX_SUBSTITUTIONS or len(text) > MAX_EXPANDED_SIZE:
-            raise ExpansionLimit("self-reference expansion does not terminate", text, True)
+        if count > MAX_SUBSTITUTIONS:
+            _self_reference_too_large(selves[0], "MAX_SUBSTITUTIONS", f"{MAX_SUBSTITUTIONS} substitutions")
+        if len(text) > MAX_EXPANDED_SIZE:
+            _self_reference_too_large(selves[0], "MAX_EXPANDED_SIZE", f"{MAX_EXPANDED_SIZE} characters")
         pos = walk.restart(found.start, text)
+
+
+def _self_reference_too_large(name: str, limit: str, size: str) -> None:
+    """Raise the limit a value's references to its own knob reached.
+
+    Each is replaced by the knob's previous value, which holds no reference to itself any more
+    (7.2), so this is growth (``X = $(X)$(X)`` doubling it line after line), never a cycle: a
+    limit of condorcfg reached (HTCondor would build the huge value), not ``macro-cycle``.  A
+    cycle through a function (``X = $INT(X)``) ends otherwise: in the function's own nesting limit.
+    """
+    raise BudgetExceeded(Diagnostic(
+        "error", f"the value assigned to {name} refers to {name} itself so many times that it grows beyond "
+                 f"{limit}, {size} (the limit); HTCondor would build the whole value: assign the repeated "
+                 f"part once and refer to it", None, code=BUDGET_CODE), limit)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+from array import array
 from functools import cached_property
 from collections.abc import Iterable
 
@@ -34,7 +35,11 @@ SEVERITY_RANK = {INFO: 0, WARNING: 1, ERROR: 2}
 # overridden, never baselined (commands/lint.py): what follows them was not checked.
 ALWAYS_REPORTED = frozenset({LIMIT_REACHED, REGEX_TIME_LIMIT, INTERNAL_ERROR})
 
-MAX_FINDINGS_PER_RULE = 10_000  # past this, a rule's findings are counted in one summary finding
+# How many findings a report lists: past these, findings are counted in one summary finding per rule and file
+# (``cap_listed``), so that a generated or hostile configuration (90,000 lines of one mistake) gives a report
+# of bounded size whose counts are still true, and the same exit status.
+MAX_FINDINGS_PER_FILE = 100  # findings of one rule listed per file (LintSettings.findings_per_file)
+MAX_FINDINGS_PER_RULE = 10_000  # findings of one rule kept in memory while the rules run, over all files
 
 # Why a rule did not run: what it needs -> what the report says ("3 rules skipped (need --machine)").
 NEED_MACHINE = "need --machine"
@@ -64,6 +69,12 @@ class LintSettings:
     # the HTCondor releases the pool runs (condorcfg.releases names; several for a mixed pool): knob and
     # template rules judge against them; empty: HTCondor 25.14.1 alone
     target_versions: list[str] = factory(list)
+    # findings of one rule listed per file, the rest counted in a summary finding (cap_listed); None lists
+    # all (up to MAX_FINDINGS_PER_RULE): for a caller that must see every finding, e.g. to write a baseline
+    findings_per_file: int | None = MAX_FINDINGS_PER_FILE
+    # also run the default rules select/ignore leave out, only to count their findings (LintResult.hidden):
+    # what the settings (perhaps a pull request's own) hide is said, never silent
+    count_hidden: bool = False
 
     @classmethod
     def from_project(cls, project) -> "LintSettings":
@@ -84,13 +95,23 @@ class LintResult:
     fatal: bool = False  # the reader rejected the configuration; rules did not run
     unusable: Diagnostic | None = None  # the input itself cannot be read (unreadable, binary...): exit 2
     baselined: list[Diagnostic] = factory(list)  # findings an accepted baseline lists
-    # what the settings hid: code -> findings of default rules that select/ignore left out (counted only
-    # when asked: commands/lint.py), and (code, rule's severity, given severity) for each severity changed
-    hidden_by_settings: dict[str, int] = factory(dict)
+    # what the settings hid: the findings of default rules that select/ignore left out (run only with
+    # LintSettings.count_hidden, never reported), and (code, rule's severity, given severity) for each
+    # severity they changed
+    hidden: list[Diagnostic] = factory(list)
     severity_changes: list = factory(list)
 
+    @property
+    def hidden_by_settings(self) -> dict[str, int]:
+        """code -> how many findings the rule selection of the settings hid."""
+        counts: dict[str, int] = {}
+        for finding in self.hidden:
+            counts[finding.code] = counts.get(finding.code, 0) + 1
+        return counts
+
     def count(self, severity: str) -> int:
-        return sum(1 for f in self.findings if f.severity == severity)
+        """Findings of ``severity``, those a summary finding counts included (see cap_listed)."""
+        return sum(unlisted_count(f) or 1 for f in self.findings if f.severity == severity)
 
     def fails(self, fail_on: str = ERROR) -> bool:
         threshold = SEVERITY_RANK[fail_on]
@@ -241,6 +262,7 @@ _MISSING = object()
 # (``macro-cycle``, which MAC202 reports): with the spent budget (``budget-exceeded``), CFG006.
 LIMIT_CODES = frozenset({BUDGET_CODE, "macro-too-large", "macro-too-deep"})
 _LIMIT_NAME = re.compile(r"\bMAX_[A-Z_]+\b")
+RECURSION_LIMIT = "Python's recursion limit"
 
 
 def _limit_reached(exc: BaseException) -> tuple[str, Diagnostic] | None:
@@ -262,9 +284,6 @@ def is_limit(diagnostic: Diagnostic) -> bool:
     return diagnostic.code in LIMIT_CODES and CYCLE_FOUND not in diagnostic.message
 
 
-RECURSION_LIMIT = "Python's recursion limit"
-
-
 def limit_name(diagnostic: Diagnostic, given: str | None = None) -> str:
     """The name of the limit a ``LIMIT_CODES`` diagnostic reports (``BudgetExceeded.limit`` when known)."""
     if given:
@@ -277,7 +296,7 @@ def limit_name(diagnostic: Diagnostic, given: str | None = None) -> str:
 
 
 def _limit_message(diagnostic: Diagnostic, limit: str) -> str:
-    """A CFG006 message: what stopped, its limit named, and what that means for the run."""
+    """The diagnostic's message, naming ``limit`` if it does not yet."""
     message = diagnostic.message
     if limit not in message:
         message += f" (limit {limit})"
@@ -378,7 +397,7 @@ class LintContext:
 
     def expanded(self, definition) -> str | None:
         """The expanded value of a definition, or None when it cannot be expanded (a macro cycle, a runaway
-        expansion: the macro-cycle rule reports why; no rule crashes).
+        expansion: MAC202 reports a cycle, CFG006 a limit reached; no rule crashes).
 
         The effective definition of a file or template expands as ``config.value`` does; any other (an
         earlier one in the history, a built-in default) is its raw text expanded.  Cached by what is
@@ -597,6 +616,7 @@ def run(target, *, machine=None, settings: LintSettings | None = None, ruleset=N
             result.findings = _finish([*result.findings, Diagnostic(
                 rule.severity, f"{budget.message()}; {note}", None, code=rule.code,
                 rule=rule.name, fix=rule.fix)], settings, ruleset, result.files)
+    result.findings = cap_listed(result.findings, settings.findings_per_file)
     return result
 
 
@@ -604,6 +624,9 @@ def _run(target, machine, settings: LintSettings, ruleset, allow_exec: bool, sub
          allowed_dirs, whole: bool) -> LintResult:
     enabled = select_rules(ruleset, settings)
     enabled_codes = {r.code for r in enabled}
+    hidden_rules = hidden_by_settings(ruleset, settings) if settings.count_hidden else []
+    hidden_codes = {r.code for r in hidden_rules}
+    hidden: list[Diagnostic] = []  # their findings: counted, never reported
     by_engine = {r.match.get("engine"): r for r in ruleset if r.match and "engine" in r.match}
     findings: list[Diagnostic] = []
 
@@ -643,6 +666,8 @@ def _run(target, machine, settings: LintSettings, ruleset, allow_exec: bool, sub
     ctx.primary_release, ctx._reload = primary, reload
     for diagnostic in getattr(config, "diagnostics", ()):
         _reader_finding(diagnostic, ruleset, enabled_codes, findings, by_engine=by_engine)
+        if hidden_codes:
+            _reader_finding(diagnostic, ruleset, hidden_codes, hidden, by_engine=by_engine)
 
     from condorcfg.lint.checks import get_check, import_check_modules
     from condorcfg.lint.declarative import run_matcher
@@ -653,18 +678,25 @@ def _run(target, machine, settings: LintSettings, ruleset, allow_exec: bool, sub
                                            f"({type(exc).__name__}: {exc}); its rules did not run", always=True)
 
     # Only the check modules of the enabled rules' families (POL501 -> checks/pol.py) are imported.
-    families = {r.code[:3].lower() for r in enabled if r.check}
+    families = {r.code[:3].lower() for r in [*enabled, *hidden_rules] if r.check}
     if families:
         report_import_failures(import_check_modules(families))
     rules_run, skipped = [], []
-    for rule in enabled:
+    unkept: dict[tuple, array] = {}  # (code, file) -> the lines of findings past MAX_FINDINGS_PER_RULE
+    for rule in [*enabled, *hidden_rules]:
         if rule.match and ("reader" in rule.match or "engine" in rule.match):
             continue
+        counted_only = rule.code in hidden_codes
         if "machine" in rule.needs and not ctx.machine_given:
-            skipped.append((rule, NEED_MACHINE))
+            if not counted_only:
+                skipped.append((rule, NEED_MACHINE))
             continue
         if "root" in rule.needs and not whole:
-            skipped.append((rule, NEED_ROOT))
+            if not counted_only:
+                skipped.append((rule, NEED_ROOT))
+            continue
+        if counted_only:
+            _count_hidden(rule, ctx, hidden, run_matcher if rule.match else get_check(rule.check))
             continue
         function = run_matcher if rule.match else get_check(rule.check)
         if function is None:
@@ -673,23 +705,18 @@ def _run(target, machine, settings: LintSettings, ruleset, allow_exec: bool, sub
                                            f"not registered in condorcfg.lint.checks", always=True)
             continue
         ctx.rule = rule
-        listed = unlisted = 0
+        kept = 0
         try:
             for item in function(ctx) or ():
-                if listed < MAX_FINDINGS_PER_RULE:
+                if kept < MAX_FINDINGS_PER_RULE:
                     findings.append(_normalise(item, rule))
-                    listed += 1
+                    kept += 1
                 else:  # counted, not kept: memory stays bounded on a generated or hostile configuration
-                    unlisted += 1
+                    _count_unkept(unkept, rule, item)
         except Exception as exc:  # one broken rule must not hide the others' findings
             engine_finding(INTERNAL_ERROR, f"rule {rule.code} ({rule.name}) crashed: {type(exc).__name__}: {exc}; "
                                            f"its findings may be incomplete (please report this bug)",
                            always=True)
-        if unlisted:
-            findings.append(Diagnostic(rule.severity, f"{unlisted} more {rule.code} ({rule.name}) findings are not "
-                                                      f"listed: a rule lists at most {MAX_FINDINGS_PER_RULE} "
-                                                      f"(MAX_FINDINGS_PER_RULE); fix or suppress the listed ones first",
-                                       None, code=rule.code, rule=rule.name, fix=rule.fix))
         rules_run.append(rule)
     ctx.rule = None
     # Expansions a limit stopped: the checks that met one went on without the value (and, once the budget is
@@ -705,11 +732,27 @@ def _run(target, machine, settings: LintSettings, ruleset, allow_exec: bool, sub
 
     files = list(getattr(config, "files", ()))
     result = LintResult(findings=[], rules_run=rules_run, skipped_rules=skipped, files=files)
-    kept = _apply_suppressions(findings, ctx, ruleset, enabled_codes, settings, files, result, engine_finding)
+    kept = _apply_suppressions(findings, ctx, ruleset, enabled_codes, settings, files, result, engine_finding,
+                               unkept, hidden)
     if settings.fragment:  # (after the suppressions: a suppressed finding is used, and not listed again)
         kept = _fragment_macros(kept, ctx, by_engine.get(FRAGMENT_MACROS), enabled_codes, files)
     result.findings = _finish(kept, settings, ruleset, files)
     return result
+
+
+def _count_hidden(rule, ctx, hidden: list, function) -> None:
+    """Run a rule the settings left out, only to count its findings (at most MAX_FINDINGS_PER_RULE kept);
+    a crash or a missing check counts nothing (its rule is not reported either)."""
+    if function is None:
+        return
+    ctx.rule = rule
+    try:
+        for item in function(ctx) or ():
+            if len(hidden) >= MAX_FINDINGS_PER_RULE * 4:  # (a count, not a report: memory stays bounded)
+                break
+            hidden.append(_normalise(item, rule))
+    except Exception:  # noqa: BLE001 - what is only counted must not break the run
+        pass
 
 
 def _fragment_macros(findings, ctx, rule, enabled_codes, files) -> list[Diagnostic]:
@@ -816,11 +859,25 @@ def _reader_finding(diagnostic: Diagnostic, ruleset, enabled_codes, findings, fa
                                rule=rule.name, fix=diagnostic.fix or rule.fix or None, notes=list(diagnostic.notes)))
 
 
-def _apply_suppressions(findings, ctx, ruleset, enabled_codes, settings, files, result, engine_finding):
+def _count_unkept(unkept: dict, rule, item) -> None:
+    """Remember only the place of a finding past MAX_FINDINGS_PER_RULE (4 bytes), to count it once the
+    suppressions are known."""
+    location = getattr(item, "location", None)
+    key = (rule.code, location.file if location is not None else None)
+    lines = unkept.get(key)
+    if lines is None:
+        lines = unkept[key] = array("I")
+    lines.append(max(location.line or 0, 0) if location is not None else 0)
+
+
+def _apply_suppressions(findings, ctx, ruleset, enabled_codes, settings, files, result, engine_finding,
+                        unkept: dict | None = None, counted_only=()):
     """Split ``findings`` into kept and suppressed (``result.suppressed``); return the kept ones.
 
     ``engine_finding`` appends the engine's own findings (invalid/unused suppressions) to the
     same ``findings`` list, so they go through suppression too (``ignore-file[CFG001]`` works).
+    ``unkept``: (code, file) -> lines of the findings a rule had past MAX_FINDINGS_PER_RULE; those not
+    suppressed are counted in one summary finding per rule and file.
     """
     from condorcfg.lint.suppress import SuppressionIndex, scan
 
@@ -863,6 +920,30 @@ def _apply_suppressions(findings, ctx, ruleset, enabled_codes, settings, files, 
     kept = []
     for finding in findings:
         (result.suppressed if hidden(finding) else kept).append(finding)
+    # the findings of rules the settings left out, which a suppression does not hide as well (each once)
+    unique = {(f.code, f.location, f.message): f for f in counted_only if not hidden(f)}
+    result.hidden = list(unique.values())
+    listed = {}  # (code, file) -> findings kept, for the summaries' "N more"
+    if unkept:
+        for finding in kept:
+            key = (finding.code, finding.location.file if finding.location is not None else None)
+            listed[key] = listed.get(key, 0) + 1
+    for (code, file), lines in (unkept or {}).items():
+        rule = ruleset.get(code)
+        # counted, not kept: one stand-in for every suppressed one (reports show only how many were suppressed)
+        stand_in = Diagnostic(rule.severity, f"a suppressed {code} finding past MAX_FINDINGS_PER_RULE (not kept)",
+                              None, code=code, rule=rule.name)
+        count, first = 0, None
+        for line in lines:
+            if file is not None and rule.ignorable and index.find(file, line, rule.code, rule.name) is not None:
+                result.suppressed.append(stand_in)
+            else:
+                count += 1
+                first = line if first is None else min(first, line)
+        if count:
+            where = Location(file, first, 1) if file is not None else None
+            kept.append(_unlisted(code, rule.name, rule.severity, rule.fix, where, count, None,
+                                  listed.get((code, file), 0)))
     before = len(findings)
     for sup in suppressions:  # unused: names an enabled rule that hid nothing here
         for written in sup.codes:
@@ -876,6 +957,79 @@ def _apply_suppressions(findings, ctx, ruleset, enabled_codes, settings, files, 
     for finding in findings[before:]:  # the engine's own findings, which ignore-file[...] may still hide
         (result.suppressed if hidden(finding) else kept).append(finding)
     return kept
+
+
+# A summary finding: how many findings of one rule in one file are not listed (its facts: ``count``...).
+_SUMMARY = "{count} {more}{code} ({rule}) findings {where} are not listed{first}: {limits}; {then}"
+_LISTING_LIMITS = ("a report lists at most {per_file} findings of a rule per file (MAX_FINDINGS_PER_FILE) and "
+                   "{per_rule} in all (MAX_FINDINGS_PER_RULE)")
+_KEEPING_LIMIT = "lint keeps at most {per_rule} findings of a rule (MAX_FINDINGS_PER_RULE)"  # (listing all)
+
+
+def _unlisted(code: str, slug: str, severity: str, fix, where: Location | None, count: int,
+              per_file: int | None, listed: int) -> Diagnostic:
+    """The summary finding for ``count`` findings of rule ``code`` not listed in ``where``'s file, at the
+    first of them; ``listed``: how many of that rule and file are listed; ``per_file`` None: only
+    MAX_FINDINGS_PER_RULE applied."""
+    if where is not None:
+        where = Location(where.file, where.line, where.column)
+        place = Text("in {file}", file=Location(where.file))
+        first = Text(", the first at line {line}", line=where.line) if where.line else ""
+        then = "fix or suppress the listed ones and lint again to see the next ones"
+    else:
+        place, first = "without a place in a file", ""
+        then = "fix the listed ones and lint again to see the next ones"
+    limits = (Text(_KEEPING_LIMIT, per_rule=MAX_FINDINGS_PER_RULE) if per_file is None
+              else Text(_LISTING_LIMITS, per_file=per_file, per_rule=MAX_FINDINGS_PER_RULE))
+    return Diagnostic(severity, Text(_SUMMARY, count=count, more="more " if listed else "", code=code, rule=slug,
+                                     where=place, first=first, limits=limits,
+                                     then=then + " (--statistics counts them all)"),
+                      where, code=code, rule=slug, fix=fix)
+
+
+def unlisted_count(finding: Diagnostic) -> int:
+    """How many findings a summary finding stands for (0: ``finding`` is an ordinary finding)."""
+    text = finding.text
+    if text.__class__ is Text and text.template is _SUMMARY:
+        return text.facts["count"]
+    return 0
+
+
+def cap_listed(findings: list[Diagnostic], per_file: int | None = MAX_FINDINGS_PER_FILE) -> list[Diagnostic]:
+    """At most ``per_file`` findings of each rule listed per file, the first in ``findings``' order (the
+    report's, as :func:`run` returns them); the rest of that rule and file, with what earlier summaries
+    counted, in one summary finding in place of the first of them.
+
+    Run on the final findings - after suppressions and severity overrides (:func:`run` does, last), and
+    after a baseline is applied (a caller applying one runs with ``findings_per_file=None`` and calls this
+    itself): the summary then counts exactly what would have been listed, at the severity of the findings
+    it stands for, so the exit status is the same.
+    """
+    if per_file is None:
+        return findings
+    listed: dict[tuple, int] = {}
+    pending: dict[tuple, list] = {}  # (code, file) -> [count, the first finding not listed, its index in out]
+    out: list = []
+    for finding in findings:
+        location = finding.location
+        key = (finding.code, location.file if location is not None else None)
+        counted = unlisted_count(finding)
+        if not counted and listed.get(key, 0) < per_file:
+            listed[key] = listed.get(key, 0) + 1
+            out.append(finding)
+            continue
+        entry = pending.get(key)
+        if entry is None:
+            pending[key] = [counted or 1, finding, len(out)]
+            out.append(None)  # the summary's place: where the first unlisted finding was
+        else:
+            entry[0] += counted or 1
+    if not pending:
+        return findings
+    for (code, _file), (count, first, index) in pending.items():
+        out[index] = _unlisted(code, first.rule, first.severity, first.fix, first.location, count, per_file,
+                               listed.get((code, _file), 0))
+    return out
 
 
 def _finish(findings, settings: LintSettings, ruleset, files) -> list[Diagnostic]:

@@ -15,6 +15,7 @@ malformed or names an unknown rule (``invalid-suppression``).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from condorcfg.records import factory, record
 
@@ -59,9 +60,17 @@ class Problem:
 
 
 def scan(file: str, lines: list[str]) -> tuple[list[Suppression], list[Problem]]:
-    """Find the suppression comments of one file (``lines`` without line ends)."""
+    """Find the suppression comments of one file (``lines`` without line ends).
+
+    One pass over the lines, whatever their number and arrangement (stacked comments, unterminated
+    heredocs): a line inside a heredoc's body is part of a value, never a suppression.
+    """
     suppressions, problems = [], []
+    ends, in_body = _statement_ends(lines)
+    following = _next_statement_lines(lines)
     for index, text in enumerate(lines):
+        if in_body[index]:
+            continue
         directive = _DIRECTIVE.match(text)
         if not directive:
             continue
@@ -88,45 +97,81 @@ def scan(file: str, lines: list[str]) -> tuple[list[Suppression], list[Problem]]
                           found.group("reason").strip(), file_wide,
                           spans={code.upper(): (start, end) for code, start, end in spans})
         if not file_wide:
-            sup.first, sup.last = _covered_lines(lines, index + 1)
+            nxt = following[index + 1] if index + 1 < len(lines) else -1
+            if nxt >= 0:  # the next statement line, to the end of its statement
+                sup.first, sup.last = nxt + 1, ends[nxt] + 1
         suppressions.append(sup)
     return suppressions, problems
 
 
-def _covered_lines(lines: list[str], start: int) -> tuple[int, int]:
-    """1-based first/last line of the statement after 0-based index ``start - 1``."""
-    index = start
-    while index < len(lines) and (not lines[index].strip() or lines[index].lstrip().startswith("#")):
+def _is_code(text: str) -> bool:
+    return bool(text.strip()) and not text.lstrip().startswith("#")
+
+
+def _next_statement_lines(lines: list[str]) -> list[int]:
+    """For each 0-based index, the first index at or after it that is neither blank nor a comment (-1: none)."""
+    following, nxt = [-1] * len(lines), -1
+    for index in range(len(lines) - 1, -1, -1):
+        if _is_code(lines[index]):
+            nxt = index
+        following[index] = nxt
+    return following
+
+
+def _statement_ends(lines: list[str]) -> tuple[list[int], list[bool]]:
+    """For each 0-based index, the last index of the statement reading on from it (its ``\\``
+    continuation lines, or a ``NAME @=tag`` heredoc's lines up to ``@tag``), and whether the line is
+    inside a heredoc's body.  One forward pass."""
+    count = len(lines)
+    ends, in_body = list(range(count)), [False] * count
+    index = 0
+    while index < count:
+        text = lines[index]
+        heredoc = _HEREDOC.match(text) if _is_code(text) else None
+        start = index
+        if heredoc:
+            end_marker = "@" + heredoc.group("tag")
+            while index + 1 < count and lines[index].strip() != end_marker:
+                index += 1
+                in_body[index] = lines[index].strip() != end_marker
+        else:
+            while lines[index].rstrip().endswith("\\") and index + 1 < count:
+                index += 1
+        for line in range(start, index + 1):
+            ends[line] = index
         index += 1
-    if index >= len(lines):
-        return 0, 0
-    first = index
-    heredoc = _HEREDOC.match(lines[index])
-    if heredoc:
-        end_marker = "@" + heredoc.group("tag")
-        while index + 1 < len(lines) and lines[index].strip() != end_marker:
-            index += 1
-    else:
-        while lines[index].rstrip().endswith("\\") and index + 1 < len(lines):
-            index += 1
-    return first + 1, index + 1
+    return ends, in_body
 
 
 class SuppressionIndex:
-    """The suppressions of every linted file, looked up by a finding's file and line."""
+    """The suppressions of every linted file, looked up by a finding's file and line.
+
+    A suppression covers the end of one statement, so those of a file are kept by the last line they
+    cover: a finding's line finds its candidates by one bisection, however many suppressions there are.
+    """
 
     def __init__(self, suppressions: list[Suppression]):
         self.all = suppressions
-        self._by_file: dict[str, list[Suppression]] = {}
+        self._file_wide: dict[str, list[Suppression]] = {}
+        self._by_last: dict[str, dict[int, list[Suppression]]] = {}
         for sup in suppressions:
-            self._by_file.setdefault(sup.file, []).append(sup)
+            if sup.file_wide:
+                self._file_wide.setdefault(sup.file, []).append(sup)
+            elif sup.last:
+                self._by_last.setdefault(sup.file, {}).setdefault(sup.last, []).append(sup)
+        self._lasts = {file: sorted(by_last) for file, by_last in self._by_last.items()}
 
     def find(self, file: str, line: int, code: str, slug: str) -> Suppression | None:
-        """The suppression hiding a finding of rule ``code``/``slug`` at file:line, marking it used."""
+        """The suppression hiding a finding of rule ``code``/``slug`` at file:line, marking it used (the
+        first in the file, as written, when several would)."""
         keys = {code.upper(), slug.upper()}
-        for sup in self._by_file.get(file, ()):
-            if not sup.covers(line):
-                continue
+        candidates = list(self._file_wide.get(file, ()))
+        lasts = self._lasts.get(file)
+        if lasts:
+            at = bisect_left(lasts, line)
+            if at < len(lasts):
+                candidates += [sup for sup in self._by_last[file][lasts[at]] if sup.covers(line)]
+        for sup in sorted(candidates, key=lambda sup: sup.line) if len(candidates) > 1 else candidates:
             for written in sup.codes:
                 if written.upper() in keys:
                     sup.used.add(written.upper())

@@ -13,6 +13,7 @@ Codes and slugs may come from a project's own rule files: they are printed
 """
 from __future__ import annotations
 
+from condorcfg.lint.engine import unlisted_count
 from condorcfg.report.text import _RESET, summary
 from condorcfg.textsafe import defuse, printable
 
@@ -24,7 +25,7 @@ def render(result, view) -> str:
     for finding in result.findings:
         code = printable(finding.code or finding.rule or "-")
         group = groups.setdefault(code, {"count": 0, "rule": printable(finding.rule or ""), "severities": set()})
-        group["count"] += 1
+        group["count"] += unlisted_count(finding) or 1  # (a summary finding: what it counts)
         group["severities"].add(printable(finding.severity))
     rows = sorted(groups.items(), key=lambda item: (-item[1]["count"], item[0]))
     out = []

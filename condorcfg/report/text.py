@@ -78,12 +78,14 @@ def _excerpt(finding, paint) -> list[str]:
 
 def summary(result, paint=lambda code, text: text) -> str:
     counts = {s: result.count(s) for s in ("error", "warning", "info")}
-    total = len(result.findings)
+    total = sum(counts.values())  # (with the findings a summary finding counts: lint/engine.py cap_listed)
     files = len(result.files)
     where = f" in {files} file{'s' * (files != 1)}" if files else ""
     if total:
         parts = ", ".join(f"{n} {s}{'s' * (n != 1 and s != 'info')}" for s, n in counts.items() if n)
         text = f"Found {total} finding{'s' * (total != 1)} ({parts}){where}"
+        if len(result.findings) < total:
+            text += f", {len(result.findings)} listed"
     else:
         text = f"No findings{where}"
     extras = []

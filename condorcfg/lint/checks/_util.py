@@ -213,7 +213,8 @@ def strip_parens(node):
 
 
 def expanded(ctx, definition) -> str | None:
-    """``ctx.expanded(definition)``: the expanded value, None when expansion fails (MAC202 reports it)."""
+    """``ctx.expanded(definition)``: the expanded value, None when expansion fails (MAC202 reports a cycle,
+    CFG006 a limit reached)."""
     return ctx.expanded(definition)
 
 

@@ -115,7 +115,7 @@ def constant_policy(ctx):
         if definition is None or not is_user(definition):
             continue
         if expanded(ctx, definition) is None:
-            continue  # the expansion itself fails: MAC202 reports it
+            continue  # the expansion itself fails: MAC202 (a cycle) or CFG006 (a limit) reports it
         node, err, text = parsed(ctx, definition)
         if node is None:
             continue  # empty (POL509) or not an expression (EXP403)
@@ -251,7 +251,7 @@ def rank_with_partitionable_slots(ctx):
     try:
         layout = build_layout(ctx.config, ctx.machine)
     except CondorcfgError:
-        return  # a slot knob cannot be expanded: MAC202 reports why
+        return  # a slot knob cannot be expanded: MAC202 (a cycle) or CFG006 (a limit) reports why
     types = getattr(layout, "types", None) or []
     if types and all(getattr(t, "partitionable", False) for t in types):
         yield ctx.finding("RANK has no effect here: every slot is partitionable, and the startd does not "

@@ -24,7 +24,7 @@ def _layout(ctx):
         try:
             ctx._h7_layout = build_layout(ctx.config, ctx.machine)
         except CondorcfgError:
-            ctx._h7_layout = None  # a macro cycle: MAC202 reports it
+            ctx._h7_layout = None  # a macro cycle or a limit reached: MAC202 or CFG006 reports it
     return ctx._h7_layout
 
 
