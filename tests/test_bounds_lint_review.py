@@ -419,3 +419,13 @@ def test_the_summary_in_json_carries_the_count_as_a_fact(tmp_path, monkeypatch, 
     assert sorted(f["code"] for f in summaries) == sorted(FLOOD_CODES)
     assert all(f["facts"]["count"] == lines - engine.MAX_FINDINGS_PER_FILE for f in summaries)
     assert all(f["line"] == engine.MAX_FINDINGS_PER_FILE + 1 for f in summaries)
+
+
+def test_a_limit_met_in_an_if_condition_points_at_the_if_line(tmp_path):
+    lines = ["K0 = " + "x" * 20] + [f"K{i} = $(K{i - 1})$(K{i - 1})" for i in range(1, 30)]
+    lines += ["if $(K24)", "A = 1", "endif"]
+    (tmp_path / "condor_config").write_text("\n".join(lines) + "\n")
+    result = engine.run([str(tmp_path / "condor_config")])
+    reached = [f for f in result.findings if f.code == "CFG006"]
+    assert reached and reached[0].location is not None and reached[0].location.line == 31
+    assert "MAX_EXPANDED_SIZE" in reached[0].message

@@ -435,6 +435,10 @@ class Reader:
             raise _fatal(f"`{condition}` is not a valid {keyword} condition because {exc.reason}; HTCondor "
                          f"accepts only numbers, true/false/yes/no, `defined NAME`, `version OP X.Y.Z` "
                          f"and `$(...)` expanding to one of those", Location(*place), code="bad-condition")
+        except CondorcfgError as exc:
+            if exc.diagnostic.location is None:  # (a limit met expanding the condition: point at its line)
+                exc.diagnostic.location = Location(*place)
+            raise
 
     def _template_exists(self, category: str, name: str | None) -> bool:
         names = self.templates.template_names(category)
