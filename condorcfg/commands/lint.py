@@ -309,6 +309,8 @@ def _stale_findings(stale, path: str, ruleset, settings) -> list[Diagnostic]:
 def _merge(results):
     from condorcfg.lint.engine import LintResult
 
+    if len(results) == 1:
+        return results[0]  # (nothing to merge: hashing every finding again costs a big run seconds)
     merged = LintResult(findings=[])
     seen, seen_hidden = set(), set()
     for result in results:
