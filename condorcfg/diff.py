@@ -15,6 +15,8 @@ from condorcfg.records import record
 # (one machine is bounded by the slot layout's MAX_SLOTS = 4,096 per side; a fleet is not).
 MAX_FLEET_SLOT_ADS = 32_768  # slot ads built (~0.15 ms each with its printing and comparing)
 MAX_FLEET_LINES = 262_144  # configuration lines read to build them (~40 us each)
+MAX_FLEET_ATTRIBUTES = 1_048_576  # attributes in those slot ads (both sides of one machine at its own limit)
+MAX_LISTED_SLOT_CHANGES = 1000  # slot-ad changes listed per machine; the rest are counted
 
 
 class FleetBudget:
@@ -22,15 +24,18 @@ class FleetBudget:
     the limit) once it is spent.  Charged after each machine, so one machine at most goes past it."""
 
     def __init__(self):
-        self.limits = {"MAX_FLEET_SLOT_ADS": MAX_FLEET_SLOT_ADS, "MAX_FLEET_LINES": MAX_FLEET_LINES}
-        self.spent = {"MAX_FLEET_SLOT_ADS": 0, "MAX_FLEET_LINES": 0}
+        self.limits = {"MAX_FLEET_SLOT_ADS": MAX_FLEET_SLOT_ADS, "MAX_FLEET_LINES": MAX_FLEET_LINES,
+                       "MAX_FLEET_ATTRIBUTES": MAX_FLEET_ATTRIBUTES}
+        self.spent = dict.fromkeys(self.limits, 0)
 
-    def charge(self, slot_ads: int = 0, lines: int = 0) -> None:
+    def charge(self, slot_ads: int = 0, lines: int = 0, attributes: int = 0) -> None:
         self.spent["MAX_FLEET_SLOT_ADS"] += slot_ads
         self.spent["MAX_FLEET_LINES"] += lines
+        self.spent["MAX_FLEET_ATTRIBUTES"] += attributes
         for name, limit in self.limits.items():
             if self.spent[name] > limit:
-                what = "slot ads" if name == "MAX_FLEET_SLOT_ADS" else "configuration lines read"
+                what = {"MAX_FLEET_SLOT_ADS": "slot ads", "MAX_FLEET_LINES": "configuration lines read",
+                        "MAX_FLEET_ATTRIBUTES": "slot-ad attributes"}[name]
                 raise CondorcfgError(error(
                     f"the machines compared take more than {limit:,} {what} (limit {name}, shared by every "
                     f"machine and both sides); compare fewer machines (--machine NAME) or --no-ads",
@@ -115,17 +120,31 @@ def _printed_ad(ad) -> dict[str, str]:
     return {name: unparse(ad[name]) for name in ad}
 
 
-def diff_slot_ads(old_ads, new_ads) -> list[SlotChange]:
-    """Per-slot attribute differences; slots are paired by their Name."""
+class SlotChanges(list):
+    """The slot-ad changes of one machine as listed, and how many more there are (``unlisted``): a change
+    to every slot of a big machine (slot1_Memory ... in each of 4,000 ads) is counted, not listed."""
+
+    unlisted = 0
+
+
+def diff_slot_ads(old_ads, new_ads, limit: int = MAX_LISTED_SLOT_CHANGES) -> SlotChanges:
+    """Per-slot attribute differences, at most ``limit`` listed; slots are paired by their Name."""
     before = {slot.name: _printed_ad(slot.ad) for slot in old_ads}
     after = {slot.name: _printed_ad(slot.ad) for slot in new_ads}
-    changes = []
+    changes = SlotChanges()
+
+    def add(*change) -> None:
+        if len(changes) < limit:
+            changes.append(SlotChange(*change))
+        else:
+            changes.unlisted += 1
+
     for slot in sorted(set(before) | set(after)):
         if slot not in after:
-            changes.append(SlotChange(slot, None, "present", None))
+            add(slot, None, "present", None)
             continue
         if slot not in before:
-            changes.append(SlotChange(slot, None, None, "present"))
+            add(slot, None, None, "present")
             continue
         old_attrs, new_attrs = before[slot], after[slot]
         spelled = {a.lower(): a for a in list(old_attrs) + list(new_attrs)}
@@ -133,5 +152,5 @@ def diff_slot_ads(old_ads, new_ads) -> list[SlotChange]:
         new_lower = {a.lower(): v for a, v in new_attrs.items()}
         for key in sorted(spelled):
             if old_lower.get(key) != new_lower.get(key):
-                changes.append(SlotChange(slot, spelled[key], old_lower.get(key), new_lower.get(key)))
+                add(slot, spelled[key], old_lower.get(key), new_lower.get(key))
     return changes

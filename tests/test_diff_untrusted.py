@@ -527,3 +527,37 @@ def test_a_signal_mid_unpack_leaves_no_temporary_tree(tmp_path, signum):
             process.wait()
     assert process.returncode == 128 + signum and "Traceback" not in err
     assert list(temporary.iterdir()) == []
+
+
+# -- 3a'. a change to every slot of a big machine: counted past MAX_LISTED_SLOT_CHANGES, in every format --------
+
+@pytest.mark.parametrize("fmt", ["text", "json", "markdown"])
+def test_slot_changes_past_the_listed_limit_are_counted(tmp_path, monkeypatch, capsys, fmt):
+    from condorcfg import diff as diff_module
+    from condorcfg.cli import main
+
+    monkeypatch.setattr(diff_module, "MAX_LISTED_SLOT_CHANGES", 25)
+    monkeypatch.setattr(diff_module.diff_slot_ads, "__defaults__", (25,))
+    project = _fleet_project(tmp_path, [_profile(64, 262144)], 60)
+    (project / "etc" / "old").write_text("NUM_SLOTS = 60\nSTARTD_ATTRS = SITE_TAG\nSITE_TAG = 1\n")
+    (project / "etc" / "new").write_text("NUM_SLOTS = 60\nSTARTD_ATTRS = SITE_TAG\nSITE_TAG = 2\n")
+    monkeypatch.chdir(project)
+    assert main(["diff", "etc/old", "etc/new", "--format", fmt]) == 1
+    out = capsys.readouterr().out
+    if fmt == "json":
+        data = json.loads(out)
+        assert len(data["slots"]) == 25 and data["slots_not_listed"] == [{"machines": ["m0"], "count": 35}]
+    else:
+        assert "35 more slot-ad changes not listed" in out and "MAX_LISTED_SLOT_CHANGES" in out
+        assert out.count("SITE_TAG") <= 25 + 3  # the listed changes, and the knob itself
+
+
+def test_the_fleet_attributes_share_one_budget(tmp_path, monkeypatch, capsys):
+    from condorcfg import diff as diff_module
+    from condorcfg.cli import main
+
+    monkeypatch.setattr(diff_module, "MAX_FLEET_ATTRIBUTES", 5_000)
+    project = _fleet_project(tmp_path, [_profile(cpus, 262144) for cpus in (40, 41, 42, 43)], 40)
+    monkeypatch.chdir(project)
+    assert main(["diff", "etc/old", "etc/new"]) == 2
+    assert "MAX_FLEET_ATTRIBUTES" in capsys.readouterr().err

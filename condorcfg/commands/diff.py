@@ -146,9 +146,11 @@ def run(args) -> int:
                     startd = [_load(args, paths, sysroot, machine, SLOT_SUBSYSTEM) for paths, sysroot, _l in sides]
                     budget.charge(lines=sum(config.budget.statements for config in startd))
                     ads = [build_slot_ads(config, machine) for config in startd]
-                    budget.charge(slot_ads=sum(len(side_ads) for side_ads in ads))
+                    budget.charge(slot_ads=sum(len(side_ads) for side_ads in ads),
+                                  attributes=sum(side_ads.attributes for side_ads in ads))
                     changes = diff_slot_ads(*ads)
-                    key = tuple((c.slot.split("@")[0], c.attribute, c.old, c.new) for c in changes)
+                    key = (tuple((c.slot.split("@")[0], c.attribute, c.old, c.new) for c in changes),
+                           changes.unlisted)
                     groups.setdefault(key, ([], changes))[0].extend(names)
                 fleet = [(names, changes) for names, changes in groups.values() if changes]
         except CondorcfgError as exc:
@@ -176,7 +178,21 @@ def _json(values, fleet, labels) -> dict:
                     "restart": c.restart, "security": c.security} for c in values],
         "slots": [{"slot": c.slot, "attribute": c.attribute, "kind": c.kind, "old": c.old, "new": c.new,
                    "machines": names} for names, changes in fleet for c in changes],
+        # slot-ad changes past MAX_LISTED_SLOT_CHANGES on those machines: counted, not listed
+        "slots_not_listed": [{"machines": names, "count": _unlisted(changes)}
+                             for names, changes in fleet if _unlisted(changes)],
     }
+
+
+def _unlisted(changes) -> int:
+    return getattr(changes, "unlisted", 0)
+
+
+def _unlisted_line(changes) -> str:
+    from condorcfg.diff import MAX_LISTED_SLOT_CHANGES
+
+    return (f"… {_unlisted(changes):,} more slot-ad changes not listed (at most {MAX_LISTED_SLOT_CHANGES:,} a machine: "
+            f"MAX_LISTED_SLOT_CHANGES)")
 
 
 def _text(values, fleet) -> None:
@@ -195,6 +211,8 @@ def _text(values, fleet) -> None:
                 print(safe_line(f"  {'+' if change.kind == 'added' else '-'} {change.slot}"))
             else:
                 print(safe_line(f"  ~ {change.slot} {change.attribute}: {change.old} -> {change.new}"))
+        if _unlisted(changes):
+            print(safe_line(f"  {_unlisted_line(changes)}"))
     if not values and not fleet:
         print("no difference in meaning")
 
@@ -250,4 +268,5 @@ def _markdown(values, fleet, labels, machine_count: int) -> str:
     return environment.get_template("diff.md.j2").render(
         values=values, fleet=fleet, old=labels[0], new=labels[1], cell=cell,
         restart=restart, security=[c for c in values if c.security], machine_count=machine_count,
-        where=lambda d: code_span(_where(d), table=True), code=code_span, md=markdown_text)
+        where=lambda d: code_span(_where(d), table=True), code=code_span, md=markdown_text,
+        unlisted=_unlisted, unlisted_line=_unlisted_line)

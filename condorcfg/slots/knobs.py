@@ -23,6 +23,9 @@ class Knobs:
     def __init__(self, cfg):
         self.cfg = cfg
         self._values: dict[str, str | None] = {}
+        # text -> what _evaluate_number made of it: the slot builder asks for the same knob once per
+        # slot, and a value that is an expression is parsed and evaluated only the first time
+        self._numbers: dict[tuple[str, bool], object] = {}
         self.type_tables: dict[int, dict[str, str]] = {}
         for name in cfg.names():
             match = _TYPE_KNOB.match(name)
@@ -84,7 +87,7 @@ class Knobs:
             return default
         if _INT.match(text):
             return c_long(text.strip(" \t\n\r\f\v"))
-        number = _evaluate_number(text)
+        number = self._number(text, False)
         if number is None:
             if problems is not None:
                 problems.append(self.error(f"{knob} must be a whole number, not {text.strip()!r}", knob))
@@ -102,12 +105,18 @@ class Knobs:
             return True
         if word in ("false", "f", "no", "n"):
             return False
-        result = _evaluate_number(text, allow_bool=True)
+        result = self._number(text, True)
         if result is None:
             if problems is not None:
                 problems.append(self.error(f"{knob} must be True or False, not {text.strip()!r}", knob))
             return default
         return bool(result)
+
+    def _number(self, text: str, allow_bool: bool):
+        key = (text, allow_bool)
+        if key not in self._numbers:
+            self._numbers[key] = _evaluate_number(text, allow_bool)
+        return self._numbers[key]
 
 
 def _evaluate_number(text: str, allow_bool: bool = False):

@@ -13,6 +13,8 @@ from __future__ import annotations
 import math
 import re
 
+from condorcfg.config.limits import BUDGET_CODE, BudgetExceeded
+from condorcfg.diagnostics import ERROR
 from condorcfg.records import factory, record
 from condorcfg.slots.knobs import Knobs
 from condorcfg.slots.resources import MachineTotals, machine_totals
@@ -25,6 +27,13 @@ FAILURE_MODES = ("CONTINUE", "CLEAR", "ABORT")
 # bounds that keep hostile configs cheap; far above any real machine
 MAX_SLOTS = 4096
 MAX_TYPES = 1000
+# Attributes the slot ads of one machine may hold in total (ads.py charges every ad, and the
+# slot<N>_<Attr> copies STARTD_SLOT_ATTRS makes: n slots x n copies).  HTCondor publishes them
+# all, but they grow with the product of two counts the configuration sets: five lines asked for
+# 32 million (minutes, gigabytes).  256 static slots with 7 cross-slot attributes hold about
+# 470,000, 4,096 slots with a usual ad about 250,000; at the limit `diff`, which holds both
+# sides printed, peaks near 330 MB.
+MAX_SLOT_AD_ATTRIBUTES = 524_288
 _SHARE_KNOB = re.compile(r"^SLOT_TYPE_(\d+)$", re.IGNORECASE)
 _COUNT_KNOB = re.compile(r"^NUM_SLOTS_TYPE_(\d+)$", re.IGNORECASE)
 
@@ -282,6 +291,7 @@ def build_layout(cfg, machine) -> Layout:
             "SLOT_CONFIG_FAILURE_MODE"))
         mode = "CONTINUE"
     types = count_types(knobs, totals, problems)
+    _check_resource_amounts(knobs, totals, types)
     custom_totals = {key: res.quantity for key, res in totals.resources.items()}
     fatal = False
 
@@ -334,6 +344,30 @@ def build_layout(cfg, machine) -> Layout:
     if fatal:
         slots = []
     return Layout(totals, types, slots, mode, problems)
+
+
+def slot_ad_limit(knobs: Knobs, what: str, remedy: str, knob: str | None, fallback: str | None = None,
+                  limit: str = "MAX_SLOT_AD_ATTRIBUTES", bound: str = f"{MAX_SLOT_AD_ATTRIBUTES:,} attributes"):
+    """The error refusing slot ads past one of their limits (a CondorcfgError: every command exits 2)."""
+    return BudgetExceeded(knobs.diagnostic(
+        ERROR, f"{what}, more than the {bound} condorcfg builds for the slot ads of one machine (limit {limit}); "
+               f"{remedy}", knob, fallback, code=BUDGET_CODE), limit)
+
+
+def _check_resource_amounts(knobs: Knobs, totals: MachineTotals, types: list[SlotType]) -> None:
+    """Refuse, before allocating, a layout whose amounts alone pass MAX_SLOT_AD_ATTRIBUTES.
+
+    Every slot holds an amount of every resource (the four standard ones and each custom one), and
+    its ad publishes each as an attribute; allocating them costs slots x resources, which two short
+    knobs can make huge (NUM_SLOTS = 4096 and thousands of MACHINE_RESOURCE_<Tag>).
+    """
+    slots, resources = sum(t.count for t in types), 4 + len(totals.resources)
+    if slots * resources > MAX_SLOT_AD_ATTRIBUTES:
+        custom = next(iter(totals.resources.values())).knob if totals.resources else None
+        raise slot_ad_limit(knobs, f"{slots} slots with {resources} resources each ({resources - 4} custom) hold "
+                                   f"{slots * resources:,} amounts, each an attribute of a slot ad",
+                            "define fewer custom resources (MACHINE_RESOURCE_<Tag>) or fewer slots",
+                            custom, types[0].count_knob if types else None)
 
 
 def _consequence(mode: str, index: int) -> str:
@@ -421,17 +455,34 @@ def _bind_ids(knobs, totals, slots: list[Slot], types, problems) -> None:
         order = {device: n for n, device in enumerate(ids)}
         used: set[str] = set()
         cursor = 0  # every id before the cursor is used: id lists may be long, keep binding linear
+        # a constraint is shared by every slot of its type: its ids are read and put in machine order
+        # once, and (as for the cursor above) every id before its own cursor is used
+        by_constraint: dict[str, list | None] = {}  # constraint -> [ids in machine order, cursor]
+        warned: set[tuple] = set()  # (type, constraint): said once per type, not once per slot
         for slot in slots:
             wanted = c_int(slot.custom.get(key) or 0)
             constraint = slot.constraints.get(key)
-            chosen_ids = _constraint_ids(constraint) if constraint else None
-            if constraint and chosen_ids is None:
-                problems.append(knobs.warning(
-                    f"the {resource.tag} constraint {constraint!r} of slot type {slot.type_id} depends on "
-                    "device properties that condorcfg does not know; ids are bound in order ignoring it",
-                    by_type[slot.type_id].share_knob))
-            if chosen_ids is not None:
-                taken = sorted((d for d in chosen_ids if d in order and d not in used), key=order.get)[:wanted]
+            chosen = None
+            if constraint:
+                if constraint not in by_constraint:
+                    chosen_ids = _constraint_ids(constraint)
+                    by_constraint[constraint] = None if chosen_ids is None else [
+                        sorted((d for d in chosen_ids if d in order), key=order.get), 0]
+                chosen = by_constraint[constraint]
+                if chosen is None and (slot.type_id, constraint) not in warned:
+                    warned.add((slot.type_id, constraint))
+                    problems.append(knobs.warning(
+                        f"the {resource.tag} constraint {constraint!r} of slot type {slot.type_id} depends on "
+                        "device properties that condorcfg does not know; ids are bound in order ignoring it",
+                        by_type[slot.type_id].share_knob))
+            if chosen is not None:
+                allowed, at = chosen
+                taken = []
+                while len(taken) < wanted and at < len(allowed):
+                    if allowed[at] not in used:
+                        taken.append(allowed[at])
+                    at += 1
+                chosen[1] = at
             else:
                 taken = []
                 while len(taken) < wanted and cursor < len(ids):
@@ -442,7 +493,7 @@ def _bind_ids(knobs, totals, slots: list[Slot], types, problems) -> None:
                 slot_type = by_type[slot.type_id]
                 problems.append(knobs.error(
                     f"slot {slot.slot_id} (type {slot.type_id}) needs {wanted} {resource.tag} ids but only "
-                    f"{len(taken)} {'match its constraint' if chosen_ids is not None else 'are left'}",
+                    f"{len(taken)} {'match its constraint' if chosen is not None else 'are left'}",
                     slot_type.share_knob, slot_type.count_knob))
                 slot.broken = slot.broken or f"Not enough {resource.tag} devices"
             used.update(taken)

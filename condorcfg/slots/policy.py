@@ -39,8 +39,11 @@ def _is_decided(value) -> bool:
     return isinstance(value, (bool, int, float))
 
 
-def evaluate_local_policy(ad) -> LocalPolicy:
-    """Evaluate IsOwner (in the Owner state) and Start (in the predicted state) against ``ad`` alone."""
+def evaluate_local_policy(ad, refs: dict | None = None) -> LocalPolicy:
+    """Evaluate IsOwner (in the Owner state) and Start (in the predicted state) against ``ad`` alone.
+
+    ``refs``: a dict kept across the slots of a machine (see :func:`undefined_references`).
+    """
     def run(attr, default):
         if attr not in ad:
             return default
@@ -55,32 +58,54 @@ def evaluate_local_policy(ad) -> LocalPolicy:
     state = "Owner" if owner else "Unclaimed"
     ad["State"] = Literal(state)
     start = run("Start", True)
-    undefined, job_refs = undefined_references(ad, ["IsOwner", "Start"])
+    undefined, job_refs = undefined_references(ad, ["IsOwner", "Start"], refs)
     return LocalPolicy(is_owner, start, state, undefined, job_refs)
 
 
-def undefined_references(ad, roots: list[str]) -> tuple[list[str], list[str]]:
-    """(names not in the ad, TARGET names) reached from ``roots`` through the ad's own attributes."""
-    undefined: list[str] = []
-    job: list[str] = []
+def undefined_references(ad, roots: list[str], refs: dict | None = None) -> tuple[list[str], list[str]]:
+    """(names not in the ad, TARGET names) reached from ``roots`` through the ad's own attributes.
+
+    The slots of a machine share their expression trees: ``refs`` (a dict kept across calls) holds the
+    distinct references of each tree, so a tree is walked once, not once per slot.  The references looked
+    at are paid for from the command's ClassAd budget like an evaluation (a START naming 20,000 attributes
+    costs 20,000 units per slot); once it is spent, the lists are left as far as they got.
+    """
+    from condorcfg.classad.budget import BudgetSpent, current
+
+    refs = {} if refs is None else refs
+    budget = current()
+    undefined: dict[str, None] = {}  # (dicts as ordered sets: membership stays O(1) on long lists)
+    job: dict[str, None] = {}
     seen: set[str] = set()
-    pending = [r for r in roots if r in ad]
-    while pending:
-        attr = pending.pop(0)
-        if attr.lower() in seen:
-            continue
-        seen.add(attr.lower())
-        for ref in attribute_refs(ad[attr]):
-            scope = (ref.scope or "").upper()
-            name = ref.name
-            if scope in ("TARGET", "OTHER"):
-                if name not in job:
-                    job.append(name)
-            elif name in ad:
-                pending.append(name)
-            elif name.lower() not in RUNTIME_ATTRS and name not in undefined:
-                undefined.append(name)
-    return undefined, job
+    pending = [r for r in roots if r in ad]  # breadth first, in the order the references are written
+    try:
+        for attr in pending:  # (grows while it is read)
+            if attr.lower() in seen:
+                continue
+            seen.add(attr.lower())
+            found = _distinct_refs(ad[attr], refs)
+            if budget is not None:
+                budget.charge_work(len(found))
+            for scope, name in found:
+                if scope in ("TARGET", "OTHER"):
+                    job.setdefault(name)
+                elif name in ad:
+                    pending.append(name)
+                elif name.lower() not in RUNTIME_ATTRS:
+                    undefined.setdefault(name)
+    except BudgetSpent:
+        pass  # build_slot_ads reports the spent budget once for the machine
+    return list(undefined), list(job)
+
+
+def _distinct_refs(node, refs: dict) -> list[tuple[str, str]]:
+    """(upper-case scope, name) of every reference in ``node``, first occurrence first, remembered in ``refs``
+    by the tree's identity (the tree is kept with it, so its id is not reused)."""
+    known = refs.get(id(node))
+    if known is None or known[0] is not node:
+        distinct = dict.fromkeys(((ref.scope or "").upper(), ref.name) for ref in attribute_refs(node))
+        known = refs[id(node)] = (node, list(distinct))
+    return known[1]
 
 
 def attribute_refs(node) -> list:

@@ -156,7 +156,7 @@ def test_a_pull_request_that_tightens_start_is_reviewed(installed, tmp_path):
     _git(repo, "commit", "-qm", "small jobs only", env=env)
     review = _condorcfg(installed, "diff", "HEAD~1", "HEAD", "--format", "markdown", cwd=repo, env=env)
     assert review.returncode == 1, review.stderr
-    assert "needs a daemon restart" in review.stdout and "NUM\\_CPUS" in review.stdout
+    assert "needs a daemon restart" in review.stdout and "`NUM_CPUS`" in review.stdout
     assert "#### Slot ads on ep64, gpu" in review.stdout or (
         "#### Slot ads on ep64" in review.stdout and "#### Slot ads on gpu" in review.stdout)
     tests = _condorcfg(installed, "test", cwd=repo, env=env)
