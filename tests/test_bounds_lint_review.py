@@ -429,3 +429,60 @@ def test_a_limit_met_in_an_if_condition_points_at_the_if_line(tmp_path):
     reached = [f for f in result.findings if f.code == "CFG006"]
     assert reached and reached[0].location is not None and reached[0].location.line == 31
     assert "MAX_EXPANDED_SIZE" in reached[0].message
+
+
+def test_exported_undefined_splits_a_long_list_once_and_points_where_word_span_does(tmp_path, monkeypatch):
+    """STARTD_ATTRS with 100,000 names did not finish in 300 s: each name searched the whole list twice."""
+    from condorcfg.lint.checks import _util, knb
+
+    rng = random.Random(2801)
+    names = [f"SITE_{rng.randint(0, 10**6)}" for _ in range(300)] + ["A.B", "x_y"]
+    lines = ["DEFINED_ONE = 1", "STARTD_ATTRS = DEFINED_ONE, " + ", ".join(names[:150]) + " \\",
+             "   " + " ".join(names[150:]), "STARTD_ATTRS = $(STARTD_ATTRS) LATER_ONE"]
+    (tmp_path / "condor_config").write_text("\n".join(lines) + "\n")
+    searches = []
+    real_search = knb.re.search
+    monkeypatch.setattr(knb.re, "search", lambda *a, **k: searches.append(a[0]) or real_search(*a, **k))
+    word_spans = []
+    real_word_span = _util.word_span
+    monkeypatch.setattr(knb, "word_span", lambda *a: word_spans.append(a) or real_word_span(*a))
+    settings = engine.LintSettings(select=["KNB305"], findings_per_file=None)
+    result = engine.run([str(tmp_path / "condor_config")], settings=settings)
+    found = {f.message.split(" exports ")[1].split(",")[0]: f for f in result.findings if f.code == "KNB305"}
+    assert set(found) == set(names) | {"LATER_ONE"}
+    assert len(searches) <= 2 and len(word_spans) == 1  # the dotted name only (in each of 2 assignments)
+    # each finding points where word_span (the general, per-word search) points
+    from condorcfg.config.model import Config  # noqa: F401  (the config is re-read for the reference)
+
+    config = condorcfg.load([str(tmp_path / "condor_config")], mode="repository")
+    ctx = engine.LintContext(config)
+    for name in rng.sample(sorted(set(names) - {"A.B"}), 40) + ["LATER_ONE"]:
+        writer = next(d for d in reversed(config.history("STARTD_ATTRS"))
+                      if re.search(r"(?<![A-Za-z0-9_])" + re.escape(name) + r"(?![A-Za-z0-9_])", d.text or d.raw,
+                                   re.IGNORECASE))
+        span = real_word_span(ctx, writer, name)
+        location = found[name].location
+        assert (location.line, location.column, location.end_line, location.end_column) == span
+
+
+def test_exported_undefined_work_is_linear_in_the_list(tmp_path, monkeypatch):
+    from condorcfg.lint.checks import knb
+
+    def scanned(n: int) -> int:
+        sizes = []
+        real_findall = knb._WORD.findall
+
+        class Counting:
+            def findall(self, text):
+                sizes.append(len(text))
+                return real_findall(text)
+
+        monkeypatch.setattr(knb, "_WORD", Counting())
+        text = "STARTD_ATTRS = " + ", ".join(f"NAME_{i}" for i in range(n)) + "\n"
+        (tmp_path / "condor_config").write_text(text)
+        settings = engine.LintSettings(select=["KNB305"], findings_per_file=None)
+        result = engine.run([str(tmp_path / "condor_config")], settings=settings)
+        assert sum(engine.unlisted_count(f) or 1 for f in result.findings if f.code == "KNB305") == n
+        return sum(sizes)
+
+    assert scanned(4000) <= 5 * scanned(1000)

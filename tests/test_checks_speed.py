@@ -124,6 +124,154 @@ def test_unknown_names_are_looked_up_fast():
     assert time.process_time() - started < 1.0
 
 
+class _Counted:
+    """A compiled pattern that notes each time it is run (``runs``)."""
+
+    def __init__(self, pattern, runs: list):
+        self.pattern, self.runs = pattern, runs
+
+    def fullmatch(self, text):
+        self.runs.append(self.pattern.pattern)
+        return self.pattern.fullmatch(text)
+
+    def search(self, text):
+        self.runs.append(self.pattern.pattern)
+        return self.pattern.search(text)
+
+    def match(self, text):
+        self.runs.append(self.pattern.pattern)
+        return self.pattern.match(text)
+
+
+def _counting_patterns(monkeypatch, runs: list):
+    """Every pattern the knowledge module compiles from now on counts its runs in ``runs``."""
+    import re
+    import types
+
+    from condorcfg.lint import knowledge as module
+
+    shim = types.SimpleNamespace(compile=lambda pattern, flags=0: _Counted(re.compile(pattern, flags), runs),
+                                 escape=re.escape, IGNORECASE=re.IGNORECASE)
+    monkeypatch.setattr(module, "re", shim)
+    monkeypatch.setattr(module, "_PER_SLOT", _Counted(module._PER_SLOT, runs))
+    return module
+
+
+def test_an_unknown_name_costs_a_fixed_number_of_regex_runs(monkeypatch):
+    """90,000 unknown knobs (a generated configuration): each name runs a few regexes, however many family and
+    obsolete patterns lack a required literal - the count of runs, not the clock, so this cannot flake."""
+    kb = knowledge.load()
+    runs: list = []
+    module = _counting_patterns(monkeypatch, runs)
+    fresh = module.Knowledge({"families": kb._family_list, "obsolete": kb._obsolete_list,
+                              "subsystems": sorted(kb.subsystems)}, {}, {})
+    names = [f"K{i}" for i in range(2000)] + [f"X{i}_Y" for i in range(2000)]
+    for name in names:
+        assert not fresh.is_known_knob(name) and fresh.obsolete(name) is None
+    # per name: the per-slot form; for families and for obsolete knobs, a search for any required literal and
+    # one alternation of the patterns that have none (before: a run for each of those patterns, 11 in all)
+    assert len(runs) <= 5 * len(names)
+    runs.clear()
+    for name in names:  # answers are remembered
+        fresh.obsolete(name)
+    assert runs == []
+
+
+def test_patterns_without_a_required_literal_cost_one_run_and_keep_their_order(monkeypatch):
+    runs: list = []
+    module = _counting_patterns(monkeypatch, runs)
+    entries = [{"pattern": f"P{i}_.+|Q{i}"} for i in range(50)]  # (a top-level `|`: no required literal)
+    entries += [{"pattern": "P7_A.*"}, {"pattern": "P7_AB|Q7"}]  # overlap the seventh: the first match wins
+    patterns = module._Patterns(entries)
+    assert patterns.first("UNKNOWN") is None
+    assert len(runs) == 2  # one search for the required literals ("P7_A"), one alternation of the 51 without
+    assert patterns.first("P7_ABC") is entries[7] and patterns.first("q7") is entries[7]
+    assert patterns.first("P49_x") is entries[49] and patterns.first("P50_x") is None
+    assert patterns.first("ſ7") is None  # (not ASCII: every pattern is tried, with the same answer)
+
+
+def _trailing_comment_offset_slowly(raw: str):
+    quoted, previous = False, " "
+    for index, char in enumerate(raw):
+        if char == '"' and previous != "\\":
+            quoted = not quoted
+        elif char == "#" and not quoted and previous in " \t" and index > 0:
+            return index
+        previous = char
+    return None
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(["#", " ", "\t", "a", '"', "\\", "$(X)", "##", " #"]), max_size=12).map("".join))
+def test_trailing_comment_offset_short_cut_agrees_with_the_walk(raw):
+    assert _util.trailing_comment_offset(raw) == _trailing_comment_offset_slowly(raw)
+
+
+def _finish_by_hashing(findings, files):
+    """How _finish removed copies before: a set of (code, place, message), then a stable sort."""
+    order = {file: i for i, file in enumerate(files)}
+    seen, kept = set(), []
+    for finding in findings:
+        key = (finding.code, finding.location, finding.message)
+        if key not in seen:
+            seen.add(key)
+            kept.append(finding)
+
+    def sort_key(finding):
+        loc = finding.location
+        if loc is None:
+            return (-1, "", 0, 0, finding.code or "")
+        return (order.get(loc.file, len(order)), loc.file, loc.line, loc.column, finding.code or "")
+
+    return sorted(kept, key=sort_key)
+
+
+def test_finish_removes_the_same_copies_in_the_same_order():
+    rng = random.Random(11)
+    files = ["b", "a"]
+    findings = []
+    for _ in range(3000):
+        where = rng.choice([None, Location(rng.choice(files + ["c"]), rng.randint(1, 4), rng.randint(1, 2),
+                                           rng.choice([None, 3]), rng.choice([None, 9]))])
+        findings.append(Diagnostic("warning", rng.choice(["m", "n", "o"]), where, code=rng.choice(["A1", "B2", None])))
+    want = _finish_by_hashing(findings, files)
+    got = engine._finish(findings, engine.LintSettings(), [], files)
+    assert [id(f) for f in got] == [id(f) for f in want]
+
+
+def test_findings_past_the_cap_counted_by_their_place_report_what_whole_findings_would(tmp_path, monkeypatch):
+    """Past MAX_FINDINGS_PER_RULE a check may yield ctx.place(...) instead of a finding (ctx.counting): every
+    report is the same as when it makes each finding in full."""
+    from condorcfg.report import ReportView, render
+
+    monkeypatch.setattr(engine, "MAX_FINDINGS_PER_RULE", 5)
+    path = _write(tmp_path, "".join(f"K{i} = v # c\nL{i} : w # d\n" for i in range(12)))
+    settings = engine.LintSettings(select=["KNB303", "CFG101", "CFG102"])
+
+    def reports():
+        result = engine.run(path, settings=settings)
+        return [render(fmt, result, ReportView(root=str(tmp_path))) for fmt in ("text", "json", "sarif")]
+
+    counted = reports()
+    assert "19 more KNB303" in counted[0] and "19 more CFG101" in counted[0]
+    monkeypatch.setattr(engine.LintContext, "counting", property(lambda self: False, lambda self, value: None),
+                        raising=False)  # (the checks then make every finding in full)
+    assert reports() == counted
+
+
+def test_place_is_where_the_finding_points(tmp_path):
+    path = _write(tmp_path, "use FEATURE : GPUs\nX = 1\nY = a # b\n")
+    config = condorcfg.load(path, environ={"_CONDOR_Z": "3"})
+    ctx = engine.LintContext(config)
+    names = [n for n in ctx.names() if config.source(n).origin in ("template", "env", "file")]
+    assert {config.source(n).origin for n in names} == {"template", "env", "file"}
+    for name in names:
+        definition = config.source(name)
+        for span in (None, (3, 5, 3, 8)):
+            assert ctx.place(definition, span) == ctx.finding("m", at=definition, span=span).location, name
+    assert ctx.place(Location(path, 2)) == Location(path, 2) and ctx.place(None) is None
+
+
 def test_required_literal_is_required():
     from condorcfg.lint.knowledge import _required_literal
 

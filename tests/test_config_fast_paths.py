@@ -83,6 +83,29 @@ def test_a_plain_assignment_line_parses_as_parse_statement_says(seed):
         assert st.is_valid_name(plain.group(1)), text
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_the_simple_assignment_short_cut_parses_as_the_general_code(seed, monkeypatch):
+    """parse_statement's own short cut (`NAME = value`, `NAME : value` with no words between) against the
+    general code after it."""
+    import re
+
+    lines = [text for text in _lines(seed, 3000) if text]
+
+    def parsed():
+        out = []
+        for text in lines:
+            try:
+                out.append(st.parse_statement(text))
+            except st.StatementError as exc:
+                out.append(("rejected", exc.detail, exc.hint))
+        return out
+
+    short = parsed()
+    assert sum(1 for text in lines if (m := st._SIMPLE_ASSIGN.match(text)) and m.group(2) == ":") > 100
+    monkeypatch.setattr(st, "_SIMPLE_ASSIGN", re.compile(r"(?!)"))  # matches nothing: the general code only
+    assert parsed() == short
+
+
 def test_statements_made_from_records_are_what_the_reader_read(tmp_path):
     path = tmp_path / "condor_config"
     path.write_text("A = 1\nif false\nB = 2\nelse\nC = $(A)\nendif\nuse ROLE : Execute\n")

@@ -214,3 +214,19 @@ def test_what_the_settings_hide_is_counted_in_the_same_reading(tmp_path, monkeyp
     (repo / "etc" / "config.d" / "50-pr").write_text("# condorcfg: ignore[POL501] known\n" + BAD)
     assert main(["lint", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["settings"]["hidden"] == {}
+
+
+def test_a_baseline_is_read_in_one_pass_and_points_at_each_entrys_line(monkeypatch):
+    from condorcfg.lint import baseline
+
+    def read(n: int) -> tuple[int, list]:
+        calls = []
+        real = baseline._entry_lines
+        monkeypatch.setattr(baseline, "_entry_lines", lambda lines: calls.append(len(lines)) or real(lines))
+        entries = [{"code": "KNB303", "count": 1, "file": "f", "knob": f"K{i}", "rule": ""} for i in range(n)]
+        text = '{"condorcfg-baseline": 1,\n "findings": [\n' + ",\n".join(" " + json.dumps(e) for e in entries) + "\n ]}\n"
+        found = baseline.read("b.json", text)
+        return sum(calls), found
+
+    scanned, entries = read(2000)
+    assert scanned == 2000 + 3 and [e.line for e in entries] == list(range(3, 2003))

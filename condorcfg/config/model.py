@@ -279,26 +279,27 @@ class Config:
         return default
 
     def source(self, name: str) -> Definition | None:
-        """The definition that ``lookup(name)`` uses (a synthetic one for a built-in default)."""
+        """The definition that ``lookup(name)`` uses (a synthetic one for a built-in default), looked for in
+        the same order."""
         key = name.upper()
-        for candidate in self._candidates(key):
-            found = self._table.get(candidate)
+        table = self._table
+        local_name, subsystem = self.local_name, self.subsystem
+        if local_name:
+            found = table.get(f"{local_name.upper()}.{key}")
             if found is not None:
                 return found
-            if candidate == key or (self.subsystem and candidate == f"{self.subsystem.upper()}.{key}"):
-                default = (self.defaults.get(key) if candidate == key else self.subsystem_defaults.get(key))
-                if default is not None:
-                    return Definition(name, default, Location("<built-in default>"), origin="default")
-        return None
-
-    def _candidates(self, key: str) -> list[str]:
-        out = []
-        if self.local_name:
-            out.append(f"{self.local_name.upper()}.{key}")
-        if self.subsystem:
-            out.append(f"{self.subsystem.upper()}.{key}")
-        out.append(key)
-        return out
+        default = None
+        if subsystem:
+            found = table.get(f"{subsystem.upper()}.{key}")
+            if found is not None:
+                return found
+            default = self.subsystem_defaults.get(key)
+        if default is None:
+            found = table.get(key)
+            if found is not None:
+                return found
+            default = self.defaults.get(key)
+        return None if default is None else Definition(name, default, Location("<built-in default>"), origin="default")
 
     def raw(self, name: str) -> str | None:
         """The stored (unexpanded) text of the effective definition; None if undefined."""

@@ -353,26 +353,25 @@ class Reader:
             if not active:
                 records.append(("skipped", place, text_, None, None, None, "", context, False))
                 continue
-            where = Location(file, line_number, column, end_line)
             try:
                 kind, name, operator, value, options = parse_statement(text_)
             except st.StatementError as exc:
-                raise _fatal(f"HTCondor rejects this line: {exc.hint}", where, code="syntax")
+                raise _fatal(f"HTCondor rejects this line: {exc.hint}", Location(*place), code="syntax")
             if kind == st.HEREDOC:
-                value = self._collect_heredoc(lines, value, where)
+                value = self._collect_heredoc(lines, value, Location(*place))
                 name = self._assign(name, value, "@=", place, text_, context)
             elif kind in (st.ASSIGN, st.APPEND):
                 if operator == ":" and strict:
                     raise _fatal(f"obsolete use of ':' for assignment of {name} after #opt:strict; "
-                                 f"write `{name} = ...`", where, code="colon-assignment")
+                                 f"write `{name} = ...`", Location(*place), code="colon-assignment")
                 name = self._assign(name, value, operator, place, text_, context)
             records.append((kind, place, text_, name, operator, value, options, context, True))
             if kind == st.INCLUDE:
-                self._include(options, value, depth, where)
+                self._include(options, value, depth, Location(*place))
             elif kind == st.USE:
-                self._use(options, value, depth, where)
+                self._use(options, value, depth, Location(*place))
             elif kind in (st.ERROR, st.WARNING):
-                self._message(kind, value, where, text_, context)
+                self._message(kind, value, Location(*place), text_, context)
         if ifs:
             raise _fatal("this `if` has no matching `endif` before the end of the file "
                          "(an if-block must be closed in the file that opens it)", Location(*ifs[-1][4]),

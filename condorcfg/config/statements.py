@@ -24,8 +24,8 @@ from condorcfg.diagnostics import Location
 _BLANKS = " \t\n\v\f\r"
 _NAME_CHARS = "A-Za-z0-9_./"  # what a knob name may hold
 _VALID_NAME = re.compile(f"[{_NAME_CHARS}]+")
-# the common line `NAME = value` (name up to a blank, "=" or ":"; blanks, then "=")
-_SIMPLE_ASSIGN = re.compile(r"([^ \t\n\v\f\r=:]+)[ \t\n\v\f\r]*=[ \t\n\v\f\r]*(.*)", re.S)
+# the common line `NAME = value`, or `NAME : value` (name up to a blank, "=" or ":"; blanks, then the operator)
+_SIMPLE_ASSIGN = re.compile(r"([^ \t\n\v\f\r=:]+)[ \t\n\v\f\r]*([=:])[ \t\n\v\f\r]*(.*)", re.S)
 # The commonest line of all: `NAME = value` with a valid name as written (no `$(...)` to expand).
 # A line this matches, and that is no if/elif/else/endif line (those start with i or e),
 # parse_statement() makes (ASSIGN, NAME, "=", value, "") of, and NAME needs no check:
@@ -128,7 +128,10 @@ def parse_statement(text: str) -> tuple[str, str, str, str, str]:
     """
     simple = _SIMPLE_ASSIGN.match(text)
     if simple is not None:
-        return ASSIGN, simple.group(1), "=", simple.group(2), ""
+        name, operator, value = simple.groups()
+        # (`include : x` and the other keyword statements are read below; `@use`, `@include` too)
+        if operator == "=" or name.lstrip("@").lower() not in KEYWORD_STATEMENTS:
+            return ASSIGN, name, operator, value, ""
     length = len(text)
     index = 0
     while index < length and text[index] not in _BLANKS and text[index] not in "=:":

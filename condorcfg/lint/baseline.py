@@ -129,10 +129,10 @@ def read(path: str, text: str | None = None) -> list[Entry]:
             data.get("findings"), list):
         fail(f'not a condorcfg baseline (version {FORMAT_VERSION}): expected {{"{FORMAT_KEY}": '
              f'{FORMAT_VERSION}, "findings": [...]}}', 1)
-    lines = text.splitlines()
+    entry_lines = _entry_lines(text.splitlines())
     entries = []
     for index, item in enumerate(data["findings"]):
-        line = _entry_line(lines, index)
+        line = entry_lines[index] if index < len(entry_lines) else 0
         if not (isinstance(item, dict) and isinstance(item.get("code"), str) and isinstance(item.get("file"), str)
                 and isinstance(item.get("count", 1), int) and item.get("count", 1) > 0
                 and isinstance(item.get("knob", ""), str) and isinstance(item.get("message", ""), str)):
@@ -142,15 +142,10 @@ def read(path: str, text: str | None = None) -> list[Entry]:
     return entries
 
 
-def _entry_line(lines: list[str], index: int) -> int:
-    """The line of the ``index``-th entry when the file is written one entry per line (else 0)."""
-    seen = -1
-    for number, text in enumerate(lines, 1):
-        if text.lstrip().startswith("{") and '"code"' in text:
-            seen += 1
-            if seen == index:
-                return number
-    return 0
+def _entry_lines(lines: list[str]) -> list[int]:
+    """The line of each entry, in order, when the file is written one entry per line (one pass: a
+    baseline of 100,000 entries was read in 13 minutes when each entry searched the file again)."""
+    return [number for number, text in enumerate(lines, 1) if text.lstrip().startswith("{") and '"code"' in text]
 
 
 def apply(findings: list[Diagnostic], entries: list[Entry], root: str):

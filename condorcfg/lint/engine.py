@@ -194,7 +194,6 @@ class _MemoConfig:
         self._source: dict[str, object] = {}
         self._value: dict[str, object] = {}
         self._raw: dict[str, object] = {}
-        self._history: dict[str, object] = {}
         # limit name -> the first expansion a limit of condorcfg stopped (the engine reports each, CFG006:
         # the checks that met it went on without the value, so the run is incomplete)
         self.limits: dict[str, Diagnostic] = {}
@@ -220,9 +219,8 @@ class _MemoConfig:
         return list(self._names)
 
     def _remember(self, memo: dict, method: str, name: str):
-        try:
-            found = memo[name]
-        except KeyError:
+        found = memo.get(name, _MISSING)
+        if found is _MISSING:  # (a lookup, not a KeyError caught: every name misses each memo once)
             try:
                 found = getattr(self._config, method)(name)
             except (CondorcfgError, RecursionError) as exc:  # e.g. a macro cycle: the same error every time
@@ -248,12 +246,19 @@ class _MemoConfig:
 
     def raw(self, name):
         found = self._raw.get(name, _MISSING)
+        if found is _MISSING:
+            definition = self._source.get(name)
+            if definition is not None and type(definition) is not _Failed:
+                # the text of the definition source() found is what raw() returns (Config.lookup's order)
+                return definition.raw
         if found is _MISSING or type(found) is _Failed:
             return self._remember(self._raw, "raw", name)
         return found
 
     def history(self, name):
-        return list(self._remember(self._history, "history", name))
+        # Not remembered: the reader's history is a dictionary lookup that makes a new list, no more than a
+        # remembered one would cost to copy (rules walk every name's history: remembering cost time and memory).
+        return self._config.history(name)
 
 
 _MISSING = object()
@@ -279,9 +284,11 @@ def is_limit(diagnostic: Diagnostic) -> bool:
     """An expansion or reading stopped by one of condorcfg's limits, not by a cycle.  (A cycle that the
     search of written references misses, through a computed name ``$($(N))``, is ``macro-too-deep`` with
     the expansion's own words for it: still a cycle.)"""
+    if diagnostic.code not in LIMIT_CODES:
+        return False  # (asked of every reader diagnostic: 90,000 on a big configuration)
     from condorcfg.config.macros import CYCLE_FOUND
 
-    return diagnostic.code in LIMIT_CODES and CYCLE_FOUND not in diagnostic.message
+    return CYCLE_FOUND not in diagnostic.message
 
 
 def limit_name(diagnostic: Diagnostic, given: str | None = None) -> str:
@@ -337,6 +344,9 @@ class LintContext:
         self._names: list[str] | None = None
         self._upper: dict[str, str] | None = None
         self._matching: dict[str, list[str]] = {}
+        # True once the current rule has MAX_FINDINGS_PER_RULE findings kept: the rest are only counted, by
+        # their place, so a check may yield ctx.place(...) instead of a finding (set by the engine)
+        self.counting = False
 
     # -- shared data ------------------------------------------------------
     @property
@@ -348,9 +358,14 @@ class LintContext:
             self._knowledge = knowledge.load()
         return self._knowledge
 
+    def note_limit(self, exc: BaseException) -> None:
+        """A check met ``exc`` (a CondorcfgError): when a limit stopped the work, the engine reports it
+        (CFG006) once; a cycle or an error of the configuration is another rule's."""
+        self.config._note_limit(exc)
+
     def is_site_knob(self, name: str) -> bool:
         """True if the project declares ``name`` a site-specific knob (``known-knobs``)."""
-        return any(p.fullmatch(name) for p in self._known)
+        return bool(self._known) and any(p.fullmatch(name) for p in self._known)
 
     def names(self) -> list[str]:
         """``config.names()``, computed once per run (every rule asks for it); do not modify."""
@@ -521,36 +536,50 @@ class LintContext:
         if facts:
             message = Text(message, **facts)
         notes = list(notes)
-        location = None
+        location = knob = None
         if isinstance(at, Location):
             location = at
         elif at is not None:  # a Definition
-            location, message, extra = self._place(at, message, span)
-            notes.extend(extra)
-        return Diagnostic(rule.severity if rule else WARNING, message, location,
-                          code=rule.code if rule else None, rule=rule.name if rule else None,
-                          fix=fix if fix is not None else (rule.fix if rule else None), notes=notes,
-                          knob=getattr(at, "name", None) if at is not None and not isinstance(at, Location)
-                          else None, causes=causes)
+            location, message = self._place(at, message, span, notes)
+            knob = getattr(at, "name", None)
+        if rule is None:
+            return Diagnostic(WARNING, message, location, fix=fix, notes=notes, knob=knob, causes=causes)
+        # (positional: a big run makes 100,000s of findings)
+        return Diagnostic(rule.severity, message, location, rule.code, rule.name, rule.fix if fix is None else fix,
+                          notes, knob, causes)
 
-    def _place(self, definition, message: str | Text, span):
-        origin = getattr(definition, "origin", "file")
-        notes = []
+    def place(self, at, span: tuple | None = None) -> Location | None:
+        """Where ``finding(..., at=at, span=span)`` points: the line a user edits for a Definition (the
+        ``use`` line for a template's), or the Location ``at`` itself.
+
+        It is all that is kept of a finding once its rule has MAX_FINDINGS_PER_RULE (``counting``): a check
+        that can make a finding for every line (a generated configuration of 90,000 of them) may then yield
+        just this, not a finding whose message nobody reads.
+        """
+        if at is None or isinstance(at, Location):
+            return at
+        origin = getattr(at, "origin", "file")
         if origin == "template":
-            use = getattr(definition, "use_location", None)
+            return getattr(at, "use_location", None)
+        if origin == "env":
+            return None
+        location = at.location
+        if span is not None and location is not None:
+            location = Location(location.file, span[0], span[1], span[2], span[3])
+        return location
+
+    def _place(self, definition, message: str | Text, span, notes: list):
+        """(location, message) of a finding at ``definition``; adds the notes on its provenance to ``notes``."""
+        location = self.place(definition, span)
+        origin = getattr(definition, "origin", "file")
+        if origin == "template":
             template = getattr(definition, "template", None) or "a template"
             message = Text("{message} (set by `use {template}`)", message=message, template=template)
             if definition.location is not None:
                 notes.append(Text("{name} is defined by template {template} at {where}", name=definition.name,
                                   template=template, where=definition.location))
-            location = use
         elif origin == "env":
             message = Text("{message} (set from the environment)", message=message)
-            location = None
-        else:
-            location = definition.location
-            if span is not None and location is not None:
-                location = Location(location.file, span[0], span[1], span[2], span[3])
         earlier = getattr(definition, "overrode", None)
         if earlier is not None and earlier.origin != "default":
             if earlier.origin == "template":
@@ -559,7 +588,7 @@ class LintContext:
             else:
                 where = earlier.location
             notes.append(Text("this overrides the earlier {name} from {where}", name=definition.name, where=where))
-        return location, message, notes
+        return location, message
 
 
 def _primary_release(targets: list[str]) -> str | None:
@@ -711,12 +740,14 @@ def _run(target, machine, settings: LintSettings, ruleset, allow_exec: bool, sub
                 if kept < MAX_FINDINGS_PER_RULE:
                     findings.append(_normalise(item, rule))
                     kept += 1
+                    ctx.counting = kept == MAX_FINDINGS_PER_RULE
                 else:  # counted, not kept: memory stays bounded on a generated or hostile configuration
                     _count_unkept(unkept, rule, item)
         except Exception as exc:  # one broken rule must not hide the others' findings
             engine_finding(INTERNAL_ERROR, f"rule {rule.code} ({rule.name}) crashed: {type(exc).__name__}: {exc}; "
                                            f"its findings may be incomplete (please report this bug)",
                            always=True)
+        ctx.counting = False
         rules_run.append(rule)
     ctx.rule = None
     # Expansions a limit stopped: the checks that met one went on without the value (and, once the budget is
@@ -855,14 +886,15 @@ def _reader_finding(diagnostic: Diagnostic, ruleset, enabled_codes, findings, fa
         return
     if rule.code not in enabled_codes and not fatal:
         return
-    findings.append(Diagnostic(rule.severity, message, diagnostic.location, code=rule.code,
-                               rule=rule.name, fix=diagnostic.fix or rule.fix or None, notes=list(diagnostic.notes)))
+    # (positional: a big configuration has 100,000 reader diagnostics)
+    findings.append(Diagnostic(rule.severity, message, diagnostic.location, rule.code, rule.name,
+                               diagnostic.fix or rule.fix or None, list(diagnostic.notes)))
 
 
 def _count_unkept(unkept: dict, rule, item) -> None:
     """Remember only the place of a finding past MAX_FINDINGS_PER_RULE (4 bytes), to count it once the
-    suppressions are known."""
-    location = getattr(item, "location", None)
+    suppressions are known.  ``item``: the finding, or its place (what a check yields while ``ctx.counting``)."""
+    location = item if item is None or item.__class__ is Location else getattr(item, "location", None)
     key = (rule.code, location.file if location is not None else None)
     lines = unkept.get(key)
     if lines is None:
@@ -912,6 +944,8 @@ def _apply_suppressions(findings, ctx, ruleset, enabled_codes, settings, files, 
     index = SuppressionIndex(suppressions)
 
     def hidden(finding) -> bool:
+        if not suppressions:
+            return False  # (the usual case, asked once per finding)
         rule = ruleset.get(finding.code or "")
         if rule is None or not rule.ignorable or finding.location is None:
             return False
@@ -933,13 +967,15 @@ def _apply_suppressions(findings, ctx, ruleset, enabled_codes, settings, files, 
         # counted, not kept: one stand-in for every suppressed one (reports show only how many were suppressed)
         stand_in = Diagnostic(rule.severity, f"a suppressed {code} finding past MAX_FINDINGS_PER_RULE (not kept)",
                               None, code=code, rule=rule.name)
-        count, first = 0, None
-        for line in lines:
-            if file is not None and rule.ignorable and index.find(file, line, rule.code, rule.name) is not None:
-                result.suppressed.append(stand_in)
-            else:
-                count += 1
-                first = line if first is None else min(first, line)
+        count, first = len(lines), min(lines, default=None)
+        if suppressions and file is not None and rule.ignorable:  # (else none is hidden: no need to ask of each)
+            count, first = 0, None
+            for line in lines:
+                if index.find(file, line, rule.code, rule.name) is not None:
+                    result.suppressed.append(stand_in)
+                else:
+                    count += 1
+                    first = line if first is None else min(first, line)
         if count:
             where = Location(file, first, 1) if file is not None else None
             kept.append(_unlisted(code, rule.name, rule.severity, rule.fix, where, count, None,
@@ -1036,16 +1072,9 @@ def _finish(findings, settings: LintSettings, ruleset, files) -> list[Diagnostic
     """Severity overrides, de-duplication and a stable order (file reading order, line, column, code)."""
     overrides = {code: severity for code, (_rule, severity) in _severity_overrides(ruleset, settings).items()}
     order = {file: i for i, file in enumerate(files)}
-    seen, result = set(), []
     for finding in findings:
         if finding.code in overrides:
             finding.severity = overrides[finding.code]
-        loc = finding.location
-        key = (finding.code, loc, finding.message)
-        if key in seen:
-            continue
-        seen.add(key)
-        result.append(finding)
 
     def sort_key(finding):
         loc = finding.location
@@ -1053,7 +1082,29 @@ def _finish(findings, settings: LintSettings, ruleset, files) -> list[Diagnostic
             return (-1, "", 0, 0, finding.code or "")
         return (order.get(loc.file, len(order)), loc.file, loc.line, loc.column, finding.code or "")
 
-    return _one_finding_per_cause(sorted(result, key=sort_key))
+    # A copy of a finding (same code, place and message) has its sort key: the stable sort puts it after the
+    # first one, among the few findings of that key, so only those are compared (hashing every finding's
+    # place and message cost a run of 100,000 findings a tenth of a second).
+    keys = [sort_key(finding) for finding in findings]
+    result, previous, seen = [], None, None
+    for index in sorted(range(len(findings)), key=keys.__getitem__):
+        key, finding = keys[index], findings[index]
+        if key != previous:
+            previous, seen = key, None
+        else:
+            if seen is None:
+                seen = {_identity(result[-1])}
+            identity = _identity(finding)
+            if identity in seen:
+                continue
+            seen.add(identity)
+        result.append(finding)
+    return _one_finding_per_cause(result)
+
+
+def _identity(finding: Diagnostic) -> tuple:
+    """What makes two findings the same finding."""
+    return finding.code, finding.location, finding.message
 
 
 def _one_finding_per_cause(findings: list[Diagnostic]) -> list[Diagnostic]:

@@ -66,6 +66,8 @@ def scan(file: str, lines: list[str]) -> tuple[list[Suppression], list[Problem]]
     heredocs): a line inside a heredoc's body is part of a value, never a suppression.
     """
     suppressions, problems = [], []
+    if "condorcfg" not in "\n".join(lines).lower():
+        return suppressions, problems  # (most files have none: no need to find where statements end)
     ends, in_body = _statement_ends(lines)
     following = _next_statement_lines(lines)
     for index, text in enumerate(lines):
@@ -164,9 +166,11 @@ class SuppressionIndex:
     def find(self, file: str, line: int, code: str, slug: str) -> Suppression | None:
         """The suppression hiding a finding of rule ``code``/``slug`` at file:line, marking it used (the
         first in the file, as written, when several would)."""
+        lasts = self._lasts.get(file)
+        if lasts is None and file not in self._file_wide:
+            return None  # (most files have no suppression: asked once per finding)
         keys = {code.upper(), slug.upper()}
         candidates = list(self._file_wide.get(file, ()))
-        lasts = self._lasts.get(file)
         if lasts:
             at = bisect_left(lasts, line)
             if at < len(lasts):

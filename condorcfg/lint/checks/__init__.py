@@ -11,8 +11,10 @@ A check module in this package registers its functions with the decorator::
         yield ctx.finding("IS_OWNER refers to job attribute Owner", at=definition)
 
 A check yields Diagnostics (``ctx.finding`` fills in the rule's code, slug and severity and
-the template/override provenance).  The modules are imported on first use only, so a lint
-run that needs no Python check never pays for them.
+the template/override provenance).  Once its rule has MAX_FINDINGS_PER_RULE findings, the
+rest are only counted by their place: a check that can make one per line may then, while
+``ctx.counting``, yield ``ctx.place(at, span)`` instead.  The modules are imported on first
+use only, so a lint run that needs no Python check never pays for them.
 """
 from __future__ import annotations
 

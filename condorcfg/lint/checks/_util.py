@@ -188,6 +188,29 @@ def word_span(ctx, definition, word: str) -> tuple | None:
     return span
 
 
+def word_spans(ctx, definition) -> dict:
+    """Upper-case word -> the span :func:`word_span` gives it, for every undotted word of the lines that
+    wrote ``definition``, found in one scan (for a check that points at many words of one long list)."""
+    spans: dict = {}
+    span = ctx.value_span(definition)
+    if span is None or definition.location is None:
+        return spans
+    lines = ctx.source_lines(definition.location.file)
+    line, column = span[0], span[1]
+    while 0 < line <= len(lines):
+        text = lines[line - 1]
+        if not text.lstrip().startswith("#"):
+            for found in _SPAN_WORD.finditer(text, column - 1):
+                spans.setdefault(found.group().upper(), (line, found.start() + 1, line, found.end() + 1))
+        if not text.rstrip().endswith("\\"):
+            break
+        line, column = line + 1, 1
+    return spans
+
+
+_SPAN_WORD = re.compile(r"(?<![A-Za-z0-9_.])[A-Za-z0-9_]+(?![A-Za-z0-9_])")
+
+
 # ------------------------------------------------------------------ ClassAd trees
 
 def children(node) -> tuple:
@@ -277,11 +300,30 @@ _NOT_EXPORTS = re.compile(r"(SYSTEM_)?(STARTD_JOB|STARTD_SLOT|STARTD_PARTITIONAB
 
 
 def expression_names(ctx) -> set[str]:
-    """The defined names (as spelled) of expression-valued knobs (``EXPRESSION_KNOBS``); once per run."""
+    """The defined names (as spelled) of expression-valued knobs (``EXPRESSION_KNOBS``), ``SUBSYS.`` or
+    ``LOCALNAME.`` prefixes ignored; once per run."""
+    return _expression_names(ctx)[0]
+
+
+def written_expression_names(ctx) -> set[str]:
+    """The defined names that ``EXPRESSION_KNOBS`` matches as written, prefix and all; once per run."""
+    return _expression_names(ctx)[1]
+
+
+def _expression_names(ctx) -> tuple[set[str], set[str]]:
     found = ctx.shared.get("expression_names")
-    if found is None:
-        found = ctx.shared["expression_names"] = {n for n in ctx.names()
-                                                  if EXPRESSION_KNOBS.fullmatch(n.split(".")[-1])}
+    if found is None:  # (one match of the long pattern per plain name serves both)
+        by_base, as_written = set(), set()
+        for name in ctx.names():
+            if "." in name:
+                if EXPRESSION_KNOBS.fullmatch(name.rsplit(".", 1)[1]):
+                    by_base.add(name)
+                if EXPRESSION_KNOBS.fullmatch(name):
+                    as_written.add(name)
+            elif EXPRESSION_KNOBS.fullmatch(name):
+                by_base.add(name)
+                as_written.add(name)
+        found = ctx.shared["expression_names"] = (by_base, as_written)
     return found
 
 
@@ -429,6 +471,11 @@ def not_defined(name: str) -> str:
 
 def trailing_comment_offset(raw: str) -> int | None:
     """Offset of a ``#`` that starts a would-be comment (after a blank, outside quotes), or None."""
+    if '"' not in raw:  # (the usual value: no quotes to track, so no need to look at each character)
+        at = raw.find("#", 1)
+        while at > 0 and raw[at - 1] not in " \t":
+            at = raw.find("#", at + 1)
+        return at if at > 0 else None
     quoted = False
     previous = " "
     for index, char in enumerate(raw):

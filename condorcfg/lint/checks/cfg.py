@@ -10,24 +10,28 @@ import re
 
 from condorcfg.diagnostics import Location
 from condorcfg.lint.checks import check
-from condorcfg.lint.checks._util import (EXPRESSION_KNOBS, is_user, raw_span, trailing_comment_offset,
-                                         user_definitions)
+from condorcfg.lint.checks._util import (is_user, raw_span, trailing_comment_offset, user_definitions,
+                                         written_expression_names)
 
 
 def _trailing_comments(ctx, in_expression: bool):
+    expressions = written_expression_names(ctx)  # (a set made once: the long pattern is not matched per rule)
     for name, definition in user_definitions(ctx):
+        if (name in expressions) != in_expression:
+            continue
         raw = definition.raw or ""
         if "#" not in raw or "\n" in raw:
             continue  # heredoc bodies keep their own comment syntax
-        if bool(EXPRESSION_KNOBS.fullmatch(name)) != in_expression:
-            continue
         at = trailing_comment_offset(raw)
         if at is None:
             continue
+        span = raw_span(ctx, definition, at, len(raw))
+        if ctx.counting:  # (past MAX_FINDINGS_PER_RULE only the place of a finding is kept)
+            yield ctx.place(definition, span)
+            continue
         kind = "expression" if in_expression else "value"
         yield ctx.finding(f"`{raw[at:].strip()}` is part of the {kind} of {name}: HTCondor only treats `#` at the "
-                          f"start of a line as a comment", at=definition,
-                          span=raw_span(ctx, definition, at, len(raw)))
+                          f"start of a line as a comment", at=definition, span=span)
 
 
 @check
@@ -116,6 +120,8 @@ _PLACEHOLDERS = [
 def unrendered_placeholder(ctx):
     for name, definition in user_definitions(ctx):
         raw = definition.raw or ""
+        if "{" not in raw and "<" not in raw and "@" not in raw:
+            continue  # (every placeholder holds one of these: most values need no search)
         for pattern, what in _PLACEHOLDERS:
             found = pattern.search(raw)
             if found:

@@ -14,9 +14,10 @@ from condorcfg.diagnostics import Text
 from condorcfg.lint.checks import check
 from condorcfg.lint.checks._releases import releases_knowing
 from condorcfg.lint.checks._trace import POLICY_ATTRIBUTES
-from condorcfg.lint.checks._util import (EXPRESSION_KNOBS, describe, empty_macro_causes, empty_macro_notes, export_lists,
-                                         exported_names, expanded, is_user, macro_references, parsed, prefixed_bases,
-                                         raw_span, strip_parens, user_definitions, value, word_span)
+from condorcfg.lint.checks._util import (describe, empty_macro_causes, empty_macro_notes, export_lists, exported_names,
+                                         expanded, is_user, macro_references, parsed, prefixed_bases, raw_span,
+                                         strip_parens, user_definitions, value, word_span, word_spans,
+                                         written_expression_names)
 
 _CONSTANT_WORDS = {"TRUE", "FALSE", "UNDEFINED", "ERROR"}
 _ITEM = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
@@ -28,7 +29,13 @@ def _items(text: str) -> list[str]:
 
 
 def _item_span(ctx, definition, item: str):
-    return word_span(ctx, definition, item)
+    if "." in item:
+        return word_span(ctx, definition, item)
+    index = ctx.shared.setdefault("knb_word_spans", {})
+    spans = index.get(id(definition))
+    if spans is None:  # every whole word of the lines that wrote it, found once: word_span per item is quadratic
+        spans = index[id(definition)] = word_spans(ctx, definition)
+    return spans.get(item.upper()) or ctx.value_span(definition)
 
 
 def _defined(ctx, name: str) -> bool:
@@ -152,18 +159,32 @@ def exported_undefined(ctx):
         if definition is None:
             continue
         history = [d for d in ctx.config.history(list_name) if is_user(d)]
+        words = {}  # id(definition) -> its whole words, upper case: a list of 100,000 names is split once
         for item in dict.fromkeys(_items(value(ctx, list_name))):
             if not _ITEM.fullmatch(item) or _defined(ctx, item) or ctx.is_site_knob(item):
                 continue
             # blame the user's line that wrote the name (appends keep earlier lines' names)
-            writer = next((d for d in reversed(history)
-                           if re.search(r"(?<![A-Za-z0-9_])" + re.escape(item) + r"(?![A-Za-z0-9_])",
-                                        d.text or d.raw or "", re.IGNORECASE)), None)
+            writer = next((d for d in reversed(history) if _writes_word(d, item, words)), None)
             if writer is None:
                 continue
             yield ctx.finding(f"{list_name} exports {item}, but no knob {item} is defined: the daemon skips it, so "
                               f"the ad has no {item} attribute", at=writer, span=_item_span(ctx, writer, item),
                               causes=frozenset({item.upper()}))
+
+
+_WORD = re.compile(r"[A-Za-z0-9_]+")
+
+
+def _writes_word(definition, item: str, words: dict) -> bool:
+    """Whether the text of ``definition`` holds ``item`` as a whole word (not inside a longer name)."""
+    text = definition.text or definition.raw or ""
+    if "." in item:  # (rare: a dotted name is not one word; searched for as it is)
+        return re.search(r"(?<![A-Za-z0-9_])" + re.escape(item) + r"(?![A-Za-z0-9_])", text, re.IGNORECASE) \
+            is not None
+    found = words.get(id(definition))
+    if found is None:
+        found = words[id(definition)] = {word.upper() for word in _WORD.findall(text)}
+    return item.upper() in found
 
 
 def _referenced_names(ctx) -> set[str]:
@@ -172,15 +193,19 @@ def _referenced_names(ctx) -> set[str]:
     # A statement's text is usually the very string of its definition's: scan each string once.
     # (By identity: hashing megabytes of appended list values would cost more than it saves.)
     texts: dict[int, str] = {}
+    history = ctx.config.history
     for name in ctx.names():
-        for definition in ctx.config.history(name):
-            raw = definition.raw or ""
-            texts[id(raw)] = raw
-            if getattr(definition, "text", None):
-                texts[id(definition.text)] = definition.text
+        for definition in history(name):
+            raw = definition.raw
+            if raw:
+                texts[id(raw)] = raw
+            text = getattr(definition, "text", None)
+            if text:
+                texts[id(text)] = text
     for statement in getattr(ctx.config, "statements", ()) or ():
-        text = getattr(statement, "text", "") or ""
-        texts[id(text)] = text
+        text = getattr(statement, "text", "")
+        if text:
+            texts[id(text)] = text
     for text in texts.values():
         if "$" in text:
             for ref in macro_references(text):
@@ -199,8 +224,9 @@ _DEFINED = re.compile(r"\bdefined\s+([A-Za-z_][A-Za-z0-9_.]*)", re.IGNORECASE)
 def _attribute_names(ctx) -> set[str]:
     """Names used as attributes in the expressions of the configuration (KNB306 reports those)."""
     names = set()
+    expressions = written_expression_names(ctx)
     for name in ctx.names():
-        if not EXPRESSION_KNOBS.fullmatch(name):
+        if name not in expressions:
             continue
         definition = ctx.config.source(name)
         node = parsed(ctx, definition)[0] if definition is not None else None
@@ -245,13 +271,13 @@ def _declared_daemons(ctx) -> set[str]:
 def unknown_knob(ctx):
     knowledge = ctx.knowledge
     candidates = []
-    for name in ctx.names():
-        definition = ctx.config.source(name)
-        if definition is None or getattr(definition, "origin", "file") != "file":
+    for name, definition in user_definitions(ctx):
+        if getattr(definition, "origin", "file") != "file":  # (user_definitions also holds the environment's)
             continue
-        if knowledge.is_known_knob(name) or ctx.is_site_knob(name) or ctx.is_site_knob(name.split(".")[-1]):
+        base = name.split(".")[-1]
+        if knowledge.is_known_knob(name) or ctx.is_site_knob(name) or ctx.is_site_knob(base):
             continue
-        if knowledge.obsolete(name.split(".")[-1]) is not None:
+        if knowledge.obsolete(base) is not None:
             continue  # UPG901-UPG904 / RTR101 say more than "unknown"
         if ctx.targets and releases_knowing(name):
             continue  # a knob of some release: UPG906 judges it against the releases the pool runs
@@ -268,6 +294,9 @@ def unknown_knob(ctx):
     for name, definition in candidates:
         base = name.split(".")[-1].upper()
         if name.upper() in used or base in used or base in daemons:
+            continue
+        if ctx.counting:  # (past MAX_FINDINGS_PER_RULE only the place of a finding is kept)
+            yield ctx.place(definition)
             continue
         if suggested < MAX_SUGGESTED:
             suggested += 1

@@ -214,12 +214,14 @@ def _cycle_from(graph, start: str, members: set[str]) -> list[str]:
 def macro_cycle(ctx):
     graph = _graph(ctx)
     cyclic: set[str] = set()
-    order = {n.upper(): i for i, n in enumerate(ctx.names())}
+    order = None  # upper name -> its place in names(), made for the first cycle (most configurations have none)
     for component in _strong_components(graph):
         definitions = {key: ctx.config.source(graph[key][0]) for key in component}
         users = [key for key, d in definitions.items() if is_user(d)]
         if not users:
             continue  # only templates/defaults: not the user's doing
+        if order is None:
+            order = {n.upper(): i for i, n in enumerate(ctx.names())}
         first_key = min(users, key=lambda key: order.get(key, 1 << 30))
         first = definitions[first_key]
         ring = [graph[key][0] for key in _cycle_from(graph, first_key, set(component))]
@@ -269,8 +271,10 @@ def _runaway_expansions(ctx, graph, cyclic: set[str]):
             reverse.setdefault(target, []).append(key)
     covered = _closure(set(cyclic), reverse)
     for name, definition in user_definitions(ctx):
+        if "$" not in (definition.raw or ""):
+            continue
         key = name.upper()
-        if "$" not in (definition.raw or "") or key in covered:
+        if key in covered:
             continue
         try:
             ctx.config.value(name)
@@ -354,6 +358,8 @@ def _read_between(ctx, name: str, earlier, later) -> bool:
 def duplicate_assignment(ctx):
     for name in ctx.names():
         history = ctx.config.history(name)
+        if len(history) < 2:
+            continue  # (most names are assigned once)
         for earlier, later in zip(history, history[1:]):
             if earlier.origin != "file" or later.origin != "file":
                 continue

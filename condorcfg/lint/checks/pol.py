@@ -250,7 +250,8 @@ def rank_with_partitionable_slots(ctx):
 
     try:
         layout = build_layout(ctx.config, ctx.machine)
-    except CondorcfgError:
+    except CondorcfgError as exc:
+        ctx.note_limit(exc)
         return  # a slot knob cannot be expanded: MAC202 (a cycle) or CFG006 (a limit) reports why
     types = getattr(layout, "types", None) or []
     if types and all(getattr(t, "partitionable", False) for t in types):

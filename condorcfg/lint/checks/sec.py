@@ -247,8 +247,11 @@ _ANY_METHODS = re.compile(r"SEC_\w+_AUTHENTICATION_METHODS", re.IGNORECASE)
 
 @check
 def removed_auth_method(ctx):
-    for name, definition in ((n, ctx.config.source(n)) for n in ctx.names()):
-        if not _ANY_METHODS.fullmatch(name.split(".")[-1]) or not is_user(definition):
+    for name in ctx.names():
+        if not _ANY_METHODS.fullmatch(name.split(".")[-1]):
+            continue
+        definition = ctx.config.source(name)
+        if not is_user(definition):
             continue
         methods = [m.upper() for m in _tokens(value(ctx, name))]
         for method in methods:

@@ -23,8 +23,9 @@ def _layout(ctx):
 
         try:
             ctx._h7_layout = build_layout(ctx.config, ctx.machine)
-        except CondorcfgError:
+        except CondorcfgError as exc:
             ctx._h7_layout = None  # a macro cycle or a limit reached: MAC202 or CFG006 reports it
+            ctx.note_limit(exc)
     return ctx._h7_layout
 
 

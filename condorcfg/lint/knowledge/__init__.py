@@ -19,6 +19,7 @@ _HERE = Path(__file__).resolve().parent
 
 _loaded: "Knowledge | None" = None
 _PER_SLOT = re.compile(r"SLOT(?:_TYPE_\d+|\d+(?:_\d+)?)_(.+)", re.IGNORECASE)
+_NO_DAEMONS = frozenset()
 
 
 def load() -> "Knowledge":
@@ -118,7 +119,8 @@ class _Patterns:
     Each pattern is tried only when the name contains the pattern's required literal text (its
     "needle": ``_TIMEOUT_MULTIPLIER`` for ``<SUBSYS>_TIMEOUT_MULTIPLIER``), and compiled the first
     time it is tried: a name is compared with the few patterns that can match it, not with all of
-    them (one alternation of the manual's 150 families costs ~25 us a name).  Answers are remembered.
+    them (one alternation of the manual's 150 families costs ~25 us a name).  The few patterns
+    without a needle are tried as one alternation first.  Answers are remembered.
     """
 
     def __init__(self, entries: list[dict]):
@@ -132,17 +134,36 @@ class _Patterns:
         needles = sorted({n for n in self.needles if n and len(n) > 2}, key=len, reverse=True)
         self.any_needle = re.compile("|".join(map(re.escape, needles))) if needles else None
         self.needleless = [i for i, n in enumerate(self.needles) if n is None or len(n) <= 2]
+        self._needleless_set = frozenset(self.needleless)
+        self._any_needleless = None  # compiled on first use (see _needleless_match)
+
+    def _needleless_match(self, name: str) -> bool:
+        """Does any needleless pattern match ``name``?  One alternation of them all, so that a name no
+        pattern matches (90,000 unknown knobs) costs one regex call, not one per pattern; the
+        patterns are tried one by one, in order, only after a hit.  (The generated patterns have no named
+        groups, back-references or inline flags, so joining them changes nothing: tests/test_checks_speed.py
+        checks the answers against trying every pattern.)"""
+        union = self._any_needleless
+        if union is None:
+            union = self._any_needleless = re.compile(
+                "|".join(f"(?:{self.entries[i]['pattern']})" for i in self.needleless), re.IGNORECASE)
+        return union.fullmatch(name) is not None
 
     def first(self, name: str) -> dict | None:
-        if name in self.memo:
-            return self.memo[name]
+        memo = self.memo
+        if name in memo:
+            return memo[name]
         upper = name.upper()
         plain = name.isascii()  # IGNORECASE also folds a few non-ASCII letters: then test every pattern
+        hit = bool(self.needleless) and self._needleless_match(name)
+        if not plain or (self.any_needle is not None and self.any_needle.search(upper)):
+            indexes = range(len(self.entries))
+        else:
+            indexes = self.needleless if hit else ()
         found = None
-        indexes = range(len(self.entries))
-        if plain and (self.any_needle is None or not self.any_needle.search(upper)):
-            indexes = self.needleless
         for index in indexes:
+            if not hit and index in self._needleless_set:
+                continue
             entry = self.entries[index]
             needle = self.needles[index]
             if needle is not None and plain and needle not in upper:
@@ -153,7 +174,7 @@ class _Patterns:
             if regex.fullmatch(name):
                 found = entry
                 break
-        self.memo[name] = found
+        memo[name] = found
         return found
 
 
@@ -194,7 +215,8 @@ class Knowledge:
     def _families(self, subsystems=()) -> _Patterns:
         """The family patterns with ``{SUBSYS}`` filled in: the known subsystems plus ``subsystems``
         (daemons a configuration adds to DAEMON_LIST), compiled once per distinct set."""
-        extra = frozenset(s.upper() for s in subsystems if s and s.upper() not in self.subsystems)
+        extra = frozenset(s.upper() for s in subsystems if s and s.upper() not in self.subsystems) \
+            if subsystems else _NO_DAEMONS  # (the usual call, once per name: no daemons added)
         patterns = self._families_with.get(extra)
         if patterns is None:
             names = sorted(self.subsystems | extra, key=lambda n: (-len(n), n))
@@ -264,13 +286,15 @@ class Knowledge:
         """
         if "." in name:
             name = name.rsplit(".", 1)[1]
-        if self.is_documented(name) or self.family(name, subsystems) is not None:
+        families = self._families(subsystems)
+        upper = name.upper()  # (is_documented, written out: asked of every name of a configuration)
+        if upper in self._table or upper in self._extra or families.first(name) is not None:
             return True
         per_slot = _PER_SLOT.fullmatch(name)
         if per_slot is None:
             return False
         base = per_slot.group(1)
-        return self.is_documented(base) or self.family(base, subsystems) is not None
+        return self.is_documented(base) or families.first(base) is not None
 
     def manual_page(self, name: str) -> str | None:
         """The manual page (under docs/) that documents ``name``, if the manual has a macro-def for it."""
