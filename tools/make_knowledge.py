@@ -184,7 +184,9 @@ def builtin_table() -> tuple[dict, str]:
                                    "path": bool(entry.get("is_path") or entry.get("path"))}
                 else:
                     knobs[name] = {"type": "string", "path": False}
-            return knobs, str(path.relative_to(ROOT.parent))
+            # named the same in any checkout, whatever its folder is called (CI clones elsewhere)
+            shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else Path("shared") / path.relative_to(SHARED)
+            return knobs, shown.as_posix()
     sys.exit("no built-in default table found (run tools/make_defaults.py first)")
 
 
