@@ -43,15 +43,31 @@ def _fail(message: str) -> CondorcfgError:
 
 
 def _git(args: list[str], cwd: str):
+    """git run at the top of the work tree holding ``cwd`` (None: there is none, and git is not run)."""
+    top = repository_top(cwd)
+    if top is None:
+        return subprocess.CompletedProcess(["git", *args], 128, "", "not in a git work tree")
     try:
-        return subprocess.run(["git", *args], cwd=cwd, capture_output=True, timeout=120, check=False, text=True)
+        return subprocess.run(["git", *args], cwd=top, capture_output=True, timeout=120, check=False, text=True)
     except (OSError, ValueError, subprocess.TimeoutExpired) as exc:  # ValueError: a NUL byte in an argument
         raise _fail(f"cannot run git: {exc}") from None
 
 
 def repository_top(cwd: str) -> str | None:
-    done = _git(["rev-parse", "--show-toplevel"], cwd)
-    return done.stdout.strip() if done.returncode == 0 else None
+    """The work tree holding ``cwd``: the nearest folder, from ``cwd`` up, that holds ``.git``.
+
+    Never asked of git from ``cwd``: git also takes a folder holding ``HEAD``, ``objects/`` and ``refs/``
+    for a repository, and a pull request can commit one (with ``core.worktree``) to choose what a
+    revision means.  From the top, git finds the real ``.git`` before anything else there.
+    """
+    folder = os.path.realpath(cwd)
+    while True:
+        if os.path.exists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
 
 
 def _resolve(text: str, kind: str, cwd: str) -> str | None:
@@ -119,6 +135,10 @@ class GitSide:
         names nothing there (the reader then finds nothing, as on a host without the file)."""
         if "\0" in full:
             return False
+        parts = full.split(os.sep)
+        for index, part in enumerate(parts):  # the system walks through each folder named before a "..":
+            if part == ".." and index:        # config.d/../extra.conf needs config.d to exist
+                self.ask(os.sep.join(parts[:index]))
         full = os.path.normpath(full)
         if full != self.directory and not full.startswith(self.directory + os.sep):
             return False

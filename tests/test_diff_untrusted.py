@@ -561,3 +561,18 @@ def test_the_fleet_attributes_share_one_budget(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(project)
     assert main(["diff", "etc/old", "etc/new"]) == 2
     assert "MAX_FLEET_ATTRIBUTES" in capsys.readouterr().err
+
+
+def test_a_git_side_reads_a_path_that_climbs_out_of_a_folder(tmp_path):
+    """`include : $(LOCAL_CONFIG_DIR)/../extra.conf`: the folder before `..` must exist in the revision's tree."""
+    repo = tmp_path / "r"
+    (repo / "etc" / "condor" / "config.d").mkdir(parents=True)
+    (repo / "etc" / "condor" / "condor_config").write_text(
+        "LOCAL_CONFIG_DIR = $(CONFIG_ROOT)/config.d\ninclude : $(LOCAL_CONFIG_DIR)/../extra.conf\n")
+    (repo / "etc" / "condor" / "config.d" / "10").write_text("A = 1\n")
+    (repo / "etc" / "condor" / "extra.conf").write_text("EXTRA = 1\n")
+    (repo / ".condorcfg.yaml").write_text("roots: [etc/condor/condor_config]\n")
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    _commit(repo, "base")
+    done = _diff(repo, "--no-ads", "git:HEAD", "./etc/condor/condor_config")
+    assert done.returncode == 0 and "no difference in meaning" in done.stdout, done.stdout + done.stderr

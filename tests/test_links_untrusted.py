@@ -112,3 +112,52 @@ def test_value_at_a_terminal_still_reads_as_htcondor_does(tmp_path):
     done = subprocess.run([sys.executable, "-m", "condorcfg", "value", "--config", "etc/condor_config", "START"],
                           cwd=repo, capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout.strip().lower() == "true", done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("command", ["lint", "diff"])
+def test_a_machine_profile_named_on_the_command_line_that_links_out_is_not_read(tmp_path, command):
+    repo, _link = _layout(tmp_path, "inside-file", "30-inside")
+    (tmp_path / "outside" / "prof.yaml").write_text(f"hostname: {SECRET}\ncpus: 4\n")
+    (repo / "machines").mkdir()
+    os.symlink(tmp_path / "outside" / "prof.yaml", repo / "machines" / "ep.yaml")
+    with open(repo / "etc" / "config.d" / "10-good", "a") as handle:
+        handle.write("LEAK = $(FULL_HOSTNAME)\n")
+    args = (["lint", "--machine", "machines/ep.yaml"] if command == "lint" else
+            ["diff", "--no-ads", "--machine", "machines/ep.yaml", "etc/condor_config", "etc/condor_config"])
+    done = subprocess.run([sys.executable, "-m", "condorcfg", *args], cwd=repo, capture_output=True, text=True)
+    assert done.returncode == 2 and SECRET not in done.stdout + done.stderr
+    assert "symbolic link" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_diff_never_asks_git_from_inside_the_change_where_the_repository_is(tmp_path):
+    """A folder holding HEAD, objects/ and refs/ (with core.worktree) is a repository to git: committed into
+    the folder diff runs from, it made git:origin/main mean the pull request's own choice."""
+    git = ["git", "-c", "user.email=ci@example.org", "-c", "user.name=ci", "-c", "init.defaultBranch=main",
+           "-c", "commit.gpgsign=false"]
+    evil = tmp_path / "evil"
+    (evil / "etc").mkdir(parents=True)
+    (evil / "etc" / "condor_config").write_text("EVIL_FROM_DECOY = 1\n")
+    subprocess.run([*git, "init", "-q"], cwd=evil, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=evil, check=True)
+    subprocess.run([*git, "commit", "-qm", "evil"], cwd=evil, check=True)
+    subprocess.run(["git", "update-ref", "refs/remotes/origin/main", "HEAD"], cwd=evil, check=True)
+    mono = tmp_path / "mono"
+    pool = mono / "pool"
+    (pool / "etc").mkdir(parents=True)
+    (pool / "etc" / "condor_config").write_text("NUM_CPUS = 4\n")
+    subprocess.run([*git, "init", "-q"], cwd=mono, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=mono, check=True)
+    subprocess.run([*git, "commit", "-qm", "base"], cwd=mono, check=True)
+    subprocess.run(["git", "update-ref", "refs/remotes/origin/main", "HEAD"], cwd=mono, check=True)
+    import shutil
+
+    for name in ("HEAD", "objects", "refs"):  # the pull request's decoy repository, in pool/
+        source = evil / ".git" / name
+        (shutil.copytree if source.is_dir() else shutil.copy)(source, pool / name)
+    (pool / "config").write_text("[core]\n\tbare = false\n\tworktree = .\n")
+    (pool / "etc" / "condor_config").write_text("NUM_CPUS = 4\nBAD = 1\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    done = subprocess.run([sys.executable, "-m", "condorcfg", "diff", "--no-ads", "git:origin/main:pool/etc/condor_config",
+                           "./etc/condor_config"], cwd=pool, capture_output=True, text=True, env=env)
+    assert "EVIL_FROM_DECOY" not in done.stdout + done.stderr, done.stdout
+    assert done.returncode == 1 and "BAD" in done.stdout, done.stdout + done.stderr

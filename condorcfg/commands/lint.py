@@ -276,16 +276,19 @@ def _deleted_files(directory: str) -> list[str]:
         refs = ["--cached"]
     import subprocess  # only the hook asks git; subprocess costs every lint run ~7 ms of start-up
 
+    from condorcfg.gitside import repository_top  # (found by its .git, never asked of git inside the change)
+
+    top = repository_top(directory)
+    if top is None:
+        return []
     try:
-        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=directory, capture_output=True,
-                             text=True, timeout=30, check=False)
         listed = subprocess.run(["git", "diff", "--name-only", "--no-renames", "--diff-filter=D", "-z", *refs],
-                                cwd=directory, capture_output=True, text=True, timeout=30, check=False)
+                                cwd=top, capture_output=True, text=True, timeout=30, check=False)
     except (OSError, subprocess.SubprocessError):
         return []
-    if top.returncode != 0 or listed.returncode != 0:
+    if listed.returncode != 0:
         return []
-    return [os.path.join(top.stdout.strip(), name) for name in listed.stdout.split("\0") if name]
+    return [os.path.join(top, name) for name in listed.stdout.split("\0") if name]
 
 
 def _stale_findings(stale, path: str, ruleset, settings) -> list[Diagnostic]:

@@ -151,7 +151,10 @@ def from_revision(revision: str, start: str | os.PathLike | None = None) -> Proj
     """
     directory = Path(start or os.getcwd()).resolve()
     where = Location("<command line>", 0, 1)
-    top = next((c for c in (directory, *directory.parents) if (c / ".git").exists()), None)
+    from condorcfg.gitside import repository_top
+
+    found = repository_top(str(directory))
+    top = Path(found) if found is not None else None
     if top is None:
         raise ProjectConfigError(Diagnostic("error", f"--settings-from {_short(revision)}: {directory} is not in a "
                                                      f"git work tree", where, code="project-config"))
@@ -384,7 +387,18 @@ def resolve_machine(project: ProjectConfig, choice: str | None):
     if from_project and project.path:  # written in the project file: relative to it, and inside it
         return machine_module.load_profile(_inside(Path(project.directory), ref, Path(project.path), 0,
                                                    "machine profile"))
+    top = os.path.realpath(project.directory)
+    if _within(os.path.abspath(ref), top) and not _within(os.path.realpath(ref), top):
+        # named on the command line, but a file of the project: a link the change committed counts as where
+        # it points, and one leading out is not read
+        raise ProjectConfigError(Diagnostic("error", f"machine profile {_short(ref)} is a symbolic link leading "
+                                                     f"outside the project folder {top}; it is not read",
+                                            Location(ref, 0, 1), code="project-config"))
     return machine_module.load_profile(ref)
+
+
+def _within(path: str, top: str) -> bool:
+    return path == top or path.startswith(top.rstrip(os.sep) + os.sep)
 
 
 def _inside(directory: Path, value: str, path: Path, line: int, key: str) -> str:
