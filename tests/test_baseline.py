@@ -92,3 +92,30 @@ def test_project_paths_stay_inside_the_project(setting, lint, tmp_path):
     (tmp_path / ".condorcfg.yaml").write_text(setting + "\n")
     status, report, err = lint()
     assert status == 2 and report is None and "outside the project folder" in err, err
+
+
+def test_linting_some_files_leaves_the_other_files_entries_alone(tmp_path, monkeypatch, capsys):
+    """Issue 26: linting one file reported the whole baseline stale (59 x CFG005), and --write-baseline
+    dropped the entries of every file it did not lint."""
+    import json
+
+    from condorcfg.cli import main
+
+    for name, knob in (("a.conf", "UNKNOWN_A"), ("b.conf", "UNKNOWN_B")):
+        (tmp_path / name).write_text(f"{knob} = 1\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["lint", "--write-baseline", "base.json", "a.conf", "b.conf"]) == 0
+    capsys.readouterr()
+    assert {e["file"] for e in json.loads((tmp_path / "base.json").read_text())["findings"]} == {"a.conf", "b.conf"}
+    # one file linted: b.conf's entry is not stale, and a.conf's still hides its finding
+    assert main(["lint", "--baseline", "base.json", "--format", "json", "a.conf"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["findings"] == [] and report["counts"]["baselined"] == 1
+    # a.conf fixed: its entry alone is stale
+    (tmp_path / "a.conf").write_text("NUM_CPUS = 4\n")
+    assert main(["lint", "--baseline", "base.json", "--format", "json", "a.conf"]) == 1
+    stale = [f for f in json.loads(capsys.readouterr().out)["findings"] if f["code"] == "CFG005"]
+    assert len(stale) == 1 and "UNKNOWN_A" in stale[0]["message"]
+    # rewriting the baseline from a.conf alone keeps b.conf's entry
+    assert main(["lint", "--write-baseline", "base.json", "a.conf"]) == 0
+    assert [e["file"] for e in json.loads((tmp_path / "base.json").read_text())["findings"]] == ["b.conf"]

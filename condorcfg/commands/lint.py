@@ -156,10 +156,13 @@ def run(args) -> int:
     if results:
         result.severity_changes = engine.severity_changes(ruleset, settings)
 
+    # the files this run read, as a baseline names them: its entries for other files are neither stale nor lost
+    linted = {baseline_module.relative_file(file, project.directory) for file in result.files}
     if args.write_baseline:
         try:
+            earlier = _earlier_entries(baseline_module, args.write_baseline)
             written = baseline_module.write(args.write_baseline, _baselinable(result.findings, ruleset),
-                                            project.directory)
+                                            project.directory, [e for e in earlier if e.file not in linted])
         except CondorcfgError as exc:
             return _unusable(exc.diagnostic)
         print(safe_line(f"condorcfg lint: wrote {written} baseline entr{'y' if written == 1 else 'ies'} "
@@ -181,6 +184,7 @@ def run(args) -> int:
                                                                project.directory)
         accepted = {id(finding) for finding in result.baselined}
         result.findings = [finding for finding in result.findings if id(finding) not in accepted]
+        stale = [(entry, left) for entry, left in stale if entry.file in linted or not entry.file]
         result.findings += _stale_findings(stale, baseline_path, ruleset, settings)
 
     result.findings = engine.cap_listed(result.findings, engine.MAX_FINDINGS_PER_FILE)
@@ -207,6 +211,17 @@ def run(args) -> int:
     if any(f.rule == engine.LIMIT_REACHED for f in result.findings):
         return EXIT_USAGE  # checking stopped part-way: fail closed, whatever --fail-on says
     return EXIT_FINDINGS if result.fails(fail_on) else EXIT_OK
+
+
+def _earlier_entries(baseline_module, path: str) -> list:
+    """The entries of the baseline ``path`` is now (none when there is none, or it is not a baseline: it
+    is being written anew, as asked)."""
+    if not os.path.exists(path):
+        return []
+    try:
+        return baseline_module.read(path)
+    except CondorcfgError:
+        return []
 
 
 def _baselinable(findings, ruleset) -> list[Diagnostic]:

@@ -52,7 +52,7 @@ class Entry:
         return self.code, self.file, self.knob or "", "" if self.knob else (self.message or "")
 
 
-def _relative(file: str | None, root: str) -> str:
+def relative_file(file: str | None, root: str) -> str:
     """A finding's file as the baseline names it: relative to the project, '/' separated."""
     if not file:
         return ""
@@ -64,14 +64,18 @@ def _relative(file: str | None, root: str) -> str:
 
 
 def key_of(finding: Diagnostic, root: str) -> tuple:
-    file = _relative(finding.location.file if finding.location else None, root)
+    file = relative_file(finding.location.file if finding.location else None, root)
     return finding.code or "", file, finding.knob or "", "" if finding.knob else finding.message
 
 
-def write(path: str, findings: list[Diagnostic], root: str) -> int:
-    """Record ``findings`` in ``path``; returns the number of entries written."""
+def write(path: str, findings: list[Diagnostic], root: str, kept: list[Entry] = ()) -> int:
+    """Record ``findings``, and the ``kept`` entries of an earlier baseline (those of files not linted this
+    time), in ``path``; returns the number of entries written."""
     counts: Counter = Counter()
     rules: dict[tuple, str] = {}
+    for entry in kept:
+        counts[entry.key] += entry.count
+        rules[entry.key] = entry.rule
     for finding in findings:
         key = key_of(finding, root)
         counts[key] += 1
