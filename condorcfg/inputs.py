@@ -50,6 +50,12 @@ MAX_ALIAS_CHARS = 1024 * 1024  # characters of strings aliases may add to a docu
 STDIN = "-"
 
 
+def within(path: str, top: str) -> bool:
+    """Whether ``path`` is ``top`` or lies under it (both absolute, as they are: resolve links first to
+    ask where a file really is)."""
+    return path == top or path.startswith(top.rstrip(os.sep) + os.sep)
+
+
 def read_text(path: str, what: str, utf8_only: bool = False) -> tuple[str, str]:
     """(text, name to show in diagnostics) of ``path``; ``-`` reads standard input.
 

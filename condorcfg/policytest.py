@@ -53,6 +53,7 @@ import os
 import re
 
 from condorcfg.diagnostics import CondorcfgError, error
+from condorcfg.inputs import within
 from condorcfg.records import factory, record
 from condorcfg.report import ReportView
 
@@ -214,26 +215,22 @@ def boundary(path: str, project_dir: str) -> str:
     top = os.path.realpath(project_dir)
     named = os.path.abspath(path)
     folder = os.path.realpath(os.path.dirname(named))
-    return top if _within(named, top) or _within(folder, top) else folder
+    return top if within(named, top) or within(folder, top) else folder
 
 
 def inside_boundary(path: str, project_dir: str, what: str) -> str:
     """The :func:`boundary` of ``path`` (a test file, or a directory of them); CondorcfgError, before it is
     opened (it may be a link to /etc/shadow), when it really lies outside it."""
     top = boundary(path, project_dir)
-    if not _within(os.path.realpath(path), top):
+    if not within(os.path.realpath(path), top):
         raise _fail(f"the {what} is a symbolic link (or in a linked folder) leading outside {top}; name one of "
                     f"the project folder, not a link to one elsewhere", path)
     return top
 
 
-def _within(path: str, top: str) -> bool:
-    return path == top or path.startswith(top.rstrip(os.sep) + os.sep)
-
-
 def _inside(base: str, value: str, top: str, shown: str, line: int, key: str) -> str:
     full = os.path.join(base, value)
-    if os.path.isabs(value) or not _within(os.path.realpath(full), top):  # (a link counts as where it leads)
+    if os.path.isabs(value) or not within(os.path.realpath(full), top):  # (a link counts as where it leads)
         raise _fail(f"{key} {_clip(value)!r} leads outside {top}; a test file names files of the project folder "
                     f"(relative paths, no links leading out)", shown, line)
     return full

@@ -23,6 +23,7 @@ import re
 import sys
 
 from condorcfg.diagnostics import DEFAULT_FAIL_ON, SEVERITIES, CondorcfgError, Diagnostic, Location
+from condorcfg.inputs import within
 from condorcfg.report import FORMATS
 from condorcfg.textsafe import safe_line
 
@@ -272,8 +273,7 @@ def _touches_roots(args, project, results) -> bool:
     watched_files.update(real(file) for result in results for file in result.files)
 
     def touches(path: str) -> bool:  # where the name is and where it points: a committed link counts too
-        return any(full in watched_files or any(full == d or full.startswith(d.rstrip(os.sep) + os.sep)
-                                                for d in watched_dirs)
+        return any(full in watched_files or any(within(full, d) for d in watched_dirs)
                    for full in {real(path), os.path.join(real(os.path.dirname(os.path.abspath(path))),
                                                          os.path.basename(path))})
 

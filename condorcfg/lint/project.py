@@ -40,7 +40,7 @@ import re
 from pathlib import Path
 
 from condorcfg.diagnostics import SEVERITIES, CondorcfgError, Diagnostic, Location
-from condorcfg.inputs import MAX_YAML_SIZE
+from condorcfg.inputs import MAX_YAML_SIZE, within
 from condorcfg.records import factory, record
 
 YAML_NAME = ".condorcfg.yaml"
@@ -388,7 +388,7 @@ def resolve_machine(project: ProjectConfig, choice: str | None):
         return machine_module.load_profile(_inside(Path(project.directory), ref, Path(project.path), 0,
                                                    "machine profile"))
     top = os.path.realpath(project.directory)
-    if _within(os.path.abspath(ref), top) and not _within(os.path.realpath(ref), top):
+    if within(os.path.abspath(ref), top) and not within(os.path.realpath(ref), top):
         # named on the command line, but a file of the project: a link the change committed counts as where
         # it points, and one leading out is not read
         raise ProjectConfigError(Diagnostic("error", f"machine profile {_short(ref)} is a symbolic link leading "
@@ -396,9 +396,6 @@ def resolve_machine(project: ProjectConfig, choice: str | None):
                                             Location(ref, 0, 1), code="project-config"))
     return machine_module.load_profile(ref)
 
-
-def _within(path: str, top: str) -> bool:
-    return path == top or path.startswith(top.rstrip(os.sep) + os.sep)
 
 
 def _inside(directory: Path, value: str, path: Path, line: int, key: str) -> str:
@@ -410,7 +407,7 @@ def _inside(directory: Path, value: str, path: Path, line: int, key: str) -> str
     """
     full = directory / value
     real, top = os.path.realpath(full), os.path.realpath(directory)
-    if real != top and not real.startswith(top.rstrip(os.sep) + os.sep):
+    if not within(real, top):
         _fail(path, line, f"{key} {_short(value)} leads outside the project folder {directory}; project paths "
                           f"must stay inside it")
     return str(full)
