@@ -130,7 +130,7 @@ class Diagnostic:
     creating dataclasses - with the ``dataclasses`` module itself - costs start-up time.)
     """
 
-    __slots__ = ("severity", "text", "location", "code", "rule", "fix", "notes", "knob", "causes")
+    __slots__ = ("severity", "text", "location", "code", "rule", "fix", "notes", "knob", "causes", "roles")
 
     def __init__(self, severity: str, message: "str | Text", location: Location | None = None,
                  code: str | None = None, rule: str | None = None, fix: str | None = None,
@@ -146,6 +146,7 @@ class Diagnostic:
         # upper-case macros whose expanding to nothing is the whole reason for a lint finding: one root
         # cause is reported once (lint/engine.py, _one_finding_per_cause)
         self.causes = causes
+        self.roles: tuple[str, ...] = ()  # the pool roles whose configuration has this finding (lint of roles)
 
     @property
     def message(self) -> str:
@@ -183,8 +184,10 @@ class Diagnostic:
         return "Diagnostic(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__) + ")"
 
     def copy(self) -> "Diagnostic":
-        return Diagnostic(self.severity, self.text, self.location, self.code, self.rule, self.fix, list(self.notes),
-                          self.knob, self.causes)
+        copied = Diagnostic(self.severity, self.text, self.location, self.code, self.rule, self.fix, list(self.notes),
+                            self.knob, self.causes)
+        copied.roles = self.roles
+        return copied
 
     def format(self) -> str:
         """``FILE:LINE:COL: severity CODE: message`` and a ``note:`` line per note, safe to print.
@@ -217,6 +220,7 @@ class Diagnostic:
             "message": self.message,
             "fix": self.fix,
             "notes": [rendered(note) for note in self.notes],
+            **({"roles": list(self.roles)} if self.roles else {}),
         }
 
 

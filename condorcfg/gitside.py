@@ -7,7 +7,7 @@ ambiguous (:func:`is_git_side`): a pull request could otherwise commit a file na
 ``origin/main`` and have the diff compare that file instead of the revision.
 
 A revision's files are written to a private temporary directory only as the configuration
-reader asks for them (:data:`condorcfg.config.reader.path_observer`): the directories on the
+reader asks for them (:data:`condorcfg.config.hostview.path_observer`): the directories on the
 way, a directory's listing (its files, empty until one is opened) and a file's committed bytes
 when it is opened, streamed from ``git cat-file --batch``.  So a diff costs what the
 configuration reaches, not what the tree holds, and is bounded per revision by
@@ -27,8 +27,9 @@ import signal
 import subprocess
 import tempfile
 
-from condorcfg.config import reader
+from condorcfg.config import hostview, reader
 from condorcfg.diagnostics import CondorcfgError, error
+from condorcfg.inputs import within
 
 MAX_FILES = 8192  # files one revision may write, empty listings included (a load reads at most 4,096)
 MAX_BYTES = 64 * 1024 * 1024  # bytes one revision may write (a load parses at most 32 MiB)
@@ -127,6 +128,19 @@ class GitSide:
         self._listed: set[str] = set()         # directories whose files exist (empty until opened)
         self._filled: set[str] = set()         # files holding their committed bytes
         self._cat: subprocess.Popen | None = None
+
+    @property
+    def top(self) -> str:
+        """The work tree the revision is of."""
+        return self._top
+
+    def rebased(self, path: str) -> str:
+        """``path`` of the work tree as the same path in this revision's directory (others unchanged)."""
+        real, top = os.path.realpath(path), os.path.realpath(self._top)
+        if not within(real, top):
+            return path
+        relative = os.path.relpath(real, top)
+        return self.directory if relative == "." else os.path.join(self.directory, relative)
 
     # -- what the reader asks for ------------------------------------------------------------
 
@@ -261,7 +275,7 @@ class GitSide:
             if self in _OPEN:
                 _OPEN.remove(self)
             if not _OPEN:
-                reader.path_observer = None
+                hostview.path_observer = None
             if self._cat is not None:
                 self._cat.kill()
                 self._cat.wait()
@@ -287,9 +301,10 @@ def _relative(text: str) -> str | None:
     return path
 
 
-def open_side(text: str, cwd: str, roots: list[str], sysroot: str | None) -> GitSide:
+def open_side(text: str, cwd: str, roots: list[str] | None, sysroot: str | None = None) -> GitSide:
     """The revision ``text`` names, ready to read; ``roots``/``sysroot`` (absolute, from the project
-    settings) say what a bare revision or ``git:REV`` stands for.  CondorcfgError for anything that
+    settings: the roots of its roles; a root outside the repository, the packaged one, is not the
+    revision's) say what a bare revision or ``git:REV`` stands for.  CondorcfgError for anything that
     cannot be used."""
     def refuse(message: str) -> CondorcfgError:
         return CondorcfgError(error(message, "<command line>", code="git"))
@@ -303,12 +318,12 @@ def open_side(text: str, cwd: str, roots: list[str], sysroot: str | None) -> Git
         if wanted[0] is None:
             raise refuse(f"{inside!r} is not a path inside the repository; write it relative to the repository's top")
     else:
-        wanted = [_relative(os.path.relpath(os.path.realpath(r), os.path.realpath(top))) for r in roots]
-        if not wanted:
+        real_top = os.path.realpath(top)
+        wanted = [_relative(os.path.relpath(os.path.realpath(r), real_top)) for r in roots or ()
+                  if within(os.path.realpath(r), real_top)]
+        if roots is None:
             raise refuse(f"{text!r} is a revision: say which configuration it means with git:{revision_text}:PATH, "
                          f"or set roots in the project settings")
-        if None in wanted:
-            raise refuse("a root of the project settings is outside the repository")
     commit = commit_of(revision_text, cwd)
     tree = _resolve(commit, "tree", cwd) if commit else None
     if commit is None or tree is None:
@@ -317,7 +332,7 @@ def open_side(text: str, cwd: str, roots: list[str], sysroot: str | None) -> Git
         directory = os.path.realpath(tempfile.mkdtemp(prefix=PREFIX))
         side = GitSide(text, commit, tree, top, directory)
         _OPEN.append(side)
-        reader.path_observer = _observe
+        hostview.path_observer = _observe
     try:
         for path in wanted:
             full = os.path.join(directory, *path.split("/"))

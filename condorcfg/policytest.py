@@ -2,8 +2,11 @@
 
 A test file (YAML) names the configuration, a machine and cases::
 
-    config: condor_config            # relative to this file; or a list; default: the project's roots
-    machine: ep.yaml                 # a machine profile file, or an inline mapping (cpus: 16, ...)
+    config: condor_config            # relative to this file; or a list; default: the project's role
+    role: ep                         # or: a role of the project settings (instead of config; a case
+                                     # may name its own), read as its hosts read it
+    machine: ep.yaml                 # a machine profile file, or an inline mapping (cpus: 16, ...);
+                                     # default: the role's machine
     cases:
       - name: small job on an idle machine starts
         job: |                       # the job ad, condor_q -l form (or [ ... ])
@@ -60,8 +63,8 @@ from condorcfg.report import ReportView
 POLICY_KNOBS = {"preempt": "PREEMPT", "suspend": "SUSPEND", "continue": "CONTINUE", "kill": "KILL",
                 "want_suspend": "WANT_SUSPEND", "want_vacate": "WANT_VACATE"}
 EXPECTATIONS = {"start", "is_owner", "rank", "matches", "slots", *POLICY_KNOBS}
-CASE_KEYS = {"name", "job", "state", "slot", "now", "expect"}
-FILE_KEYS = {"config", "machine", "cases"}
+CASE_KEYS = {"name", "job", "state", "slot", "now", "expect", "role"}
+FILE_KEYS = {"config", "machine", "cases", "role"}
 MAX_CASES = 10_000  # cases in one file
 MIB = 1024 * 1024
 MAX_CASE_WORK = 4 * MIB  # units per run (~0.3-2 us each), plus one per character of test file read
@@ -136,17 +139,19 @@ def _line(node, key=None) -> int:
         return 0
 
 
-def run_file(path: str, project_roots: list[str] | None = None, project_dir: str | None = None,
-             run: Run | None = None) -> list[CaseResult]:
+def run_file(path: str, project=None, run: Run | None = None) -> list[CaseResult]:
     """Run the cases of one policy test file; CondorcfgError when the file itself cannot be used.
 
-    ``project_dir`` (default: the current directory) is the trust boundary; ``run`` (default: one for
-    this file) what the cases may still spend; once it is ``stopped`` no more cases are run.
+    ``project`` (a :class:`~condorcfg.lint.project.ProjectConfig`; default: none, in the current directory)
+    gives the roles and the trust boundary (its folder); ``run`` (default: one for this file) what the
+    cases may still spend; once it is ``stopped`` no more cases are run.
     """
     from condorcfg.inputs import load_document, read_text
+    from condorcfg.lint.project import ProjectConfig
 
     run = run if run is not None else Run()
-    top = inside_boundary(path, project_dir if project_dir is not None else os.getcwd(), "policy test file")
+    project = project if project is not None else ProjectConfig(directory=os.getcwd())
+    top = inside_boundary(path, project.directory, "policy test file")
     text, shown = read_text(path, "policy test file", utf8_only=True)
     if path.endswith(".json"):
         data, shown = load_document(path, "policy test file", "bad-policy-test")
@@ -170,33 +175,25 @@ def run_file(path: str, project_roots: list[str] | None = None, project_dir: str
         raise _fail(f"unknown key {_clip(str(key))!r}; a policy test file has {', '.join(sorted(FILE_KEYS))}", shown,
                     _line(data, key))
     base = os.path.dirname(os.path.abspath(path))
-    configs = _configs(data.get("config"), base, project_roots, shown, _line(data, "config"), top)
-    machine = _machine(data.get("machine"), base, shown, _line(data, "machine"), top)
     cases = data.get("cases")
     if not isinstance(cases, list) or not cases:
         raise _fail("'cases' must be a non-empty list of cases", shown, _line(data, "cases") or 1)
     if len(cases) > MAX_CASES:
         raise _fail(f"more than {MAX_CASES} cases in one file (MAX_CASES); split it", shown, _line(data, "cases"))
-    import condorcfg
-    from condorcfg.slots import build_slot_ads
-
-    from condorcfg.config.reader import UNUSABLE_INPUT
-
-    config = condorcfg.load(configs, machine=machine, subsystem="STARTD", mode="repository")
-    unusable = [d for d in config.diagnostics
-                if (d.code in UNUSABLE_INPUT or d.code == "missing-host-file") and d.severity == "error"]
-    if unusable:  # (HTCondor would refuse it: a policy test must not pass on part of a configuration)
-        raise CondorcfgError(unusable[0])
-    ads = build_slot_ads(config, machine)
-    if not len(ads):
-        problems = "; ".join(d.message for d in ads.errors) or "the layout gives no slot"
-        raise _fail(_clip(f"the configuration gives this machine no slot: {problems}"), shown, 1)
+    case_roles = any(isinstance(case, dict) and "role" in case for case in cases)
+    if data.get("config") is not None and (data.get("role") is not None or case_roles):
+        raise _fail("a test file names its configuration with `config` or with `role`, not both", shown,
+                    _line(data, "role") or _line(data, "config"))
+    machine = (_machine(data.get("machine"), base, shown, _line(data, "machine"), top)
+               if data.get("machine") is not None else None)
+    targets = _Targets(project, data, base, machine, shown, top)
     from condorcfg.classad.budget import current
 
-    slots = _slot_index(ads)
     results = []
     for index, case in enumerate(cases):
         line = _line(cases[index]) if hasattr(cases, "lc") else 0
+        role = case.get("role", data.get("role")) if isinstance(case, dict) else data.get("role")
+        config, ads, slots = targets.get(role, line)
         result = _run_case(case, index, line, config, ads, slots, shown, run)
         budget = current()
         if budget is not None and budget.failed and run.stopped is None:
@@ -236,16 +233,69 @@ def _inside(base: str, value: str, top: str, shown: str, line: int, key: str) ->
     return full
 
 
-def _configs(value, base: str, roots, shown: str, line: int, top: str) -> list[str]:
-    if value is None:
-        if roots:
-            return list(roots)
-        raise _fail("name the configuration: `config: condor_config` (or set roots in the project settings)",
-                    shown, 1)
-    items = value if isinstance(value, list) else [value]
-    if not items or not all(isinstance(item, str) and item for item in items):
-        raise _fail("'config' is a path or a list of paths", shown, line)
-    return [_inside(base, item, top, shown, line, "config") for item in items]
+class _Targets:
+    """The configurations a file's cases run on (its `config`, or the role a case or the file names), each
+    read and its slot ads built once."""
+
+    def __init__(self, project, data, base: str, machine, shown: str, top: str):
+        self.project, self.data, self.base, self.machine, self.shown, self.top = project, data, base, machine, shown, top
+        self.built: dict = {}
+
+    def get(self, role_name, line: int):
+        key = role_name if role_name is not None else ""
+        if key not in self.built:
+            self.built[key] = self._build(role_name, line)
+        return self.built[key]
+
+    def _build(self, role_name, line: int):
+        import condorcfg
+        from condorcfg import roles
+        from condorcfg.config.reader import UNUSABLE_INPUT
+        from condorcfg.lint.project import root_role
+        from condorcfg.machine import from_mapping
+        from condorcfg.slots import build_slot_ads
+
+        project, shown = self.project, self.shown
+        if role_name is not None and not isinstance(role_name, str):
+            raise _fail("'role' is the name of a role of the project settings", shown, line)
+        if role_name is None and self.data.get("config") is not None:
+            value, config_line = self.data.get("config"), _line(self.data, "config")
+            items = value if isinstance(value, list) else [value]
+            if not items or not all(isinstance(item, str) and item for item in items):
+                raise _fail("'config' is a path or a list of paths", shown, config_line)
+            paths = [_inside(self.base, item, self.top, shown, config_line, "config") for item in items]
+            # (read as lint reads a root given on the command line: the project's sysroot applies)
+            role = root_role(project, paths[0], single=True)
+            machine = self.machine or from_mapping({}, source="<default machine>")
+            config = condorcfg.load(paths, machine=machine, subsystem="STARTD", mode="repository", host=role.host,
+                                    allowed_dirs=roles.allowed_dirs(project))
+        else:
+            known = project.all_roles()
+            if role_name is None:
+                if len(known) != 1:
+                    names = ", ".join(r.name for r in known)
+                    raise _fail(f"name the configuration: `role: NAME` ({names})" if names else
+                                "name the configuration: `config: condor_config` (or set roles in the project "
+                                "settings)", shown, line or 1)
+                role = known[0]
+            else:
+                found = [r for r in known if r.name == role_name]
+                if not found:
+                    names = ", ".join(r.name for r in known if r.name) or "none"
+                    raise _fail(f"no role named {_clip(role_name)!r} in the project settings (its roles: {names})",
+                                shown, line or _line(self.data, "role") or 1)
+                role = found[0]
+            machine = self.machine or roles.machine(role, project, None) or from_mapping({}, source="<default machine>")
+            config = roles.read(role, project, machine=machine, subsystem="STARTD")
+        unusable = [d for d in config.diagnostics
+                    if (d.code in UNUSABLE_INPUT or d.code == "missing-host-file") and d.severity == "error"]
+        if unusable:  # (HTCondor would refuse it: a policy test must not pass on part of a configuration)
+            raise CondorcfgError(unusable[0])
+        ads = build_slot_ads(config, machine)
+        if not len(ads):
+            problems = "; ".join(d.message for d in ads.errors) or "the layout gives no slot"
+            raise _fail(_clip(f"the configuration gives this machine no slot: {problems}"), shown, line or 1)
+        return config, ads, _slot_index(ads)
 
 
 def _machine(value, base: str, shown: str, line: int, top: str):

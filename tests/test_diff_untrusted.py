@@ -27,7 +27,7 @@ import condorcfg
 from condorcfg import gitside
 from condorcfg.cli import main
 from condorcfg.commands import diff as diff_command
-from condorcfg.config import reader
+from condorcfg.config import hostview, reader
 from condorcfg.diagnostics import CondorcfgError
 from condorcfg.diff import SlotChange, ValueChange, diff_values
 
@@ -414,7 +414,7 @@ def test_generated_trees_write_only_what_the_configuration_reaches(tmp_path):
             assert diff_values(condorcfg.load(str(repo / "etc" / "condor_config"), mode="repository"), config) == []
         finally:
             side.cleanup()
-        assert not os.path.exists(side.directory) and reader.path_observer is None
+        assert not os.path.exists(side.directory) and hostview.path_observer is None
 
 
 def test_a_blob_past_the_file_limit_is_never_written(tmp_path, monkeypatch):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from condorcfg.commands._config_args import add_config_arguments, config_paths, load_config
+from condorcfg.commands._config_args import add_config_arguments, config_paths, load_config, one_role, role_machine
 
 SLOT_SUBSYSTEM = "STARTD"
 
@@ -23,14 +23,17 @@ def add_slot_arguments(parser) -> None:
     parser.add_argument("--slot", type=int, metavar="N", help="only slot N (its SlotID)")
 
 
-def machine_from_args(args):
-    """The machine profile with the command-line overrides applied (raises CondorcfgError).
+def machine_from_args(args, found=False):
+    """The machine profile with the command-line overrides applied (raises CondorcfgError); ``found``: the
+    (project, role) the configuration comes from (see _config_args.one_role), whose profiles --machine names.
 
     The overrides obey the bounds of profile values (machine.LIMITS).
     """
     from condorcfg.machine import LIMITS, resolve
 
-    machine = resolve(args.machine)
+    if found is False:
+        found = one_role(args, config_paths(args))
+    machine = resolve(role_machine(args, found))
     for key in ("cpus", "memory", "disk"):
         value = getattr(args, key)
         if value is not None:
@@ -50,8 +53,9 @@ def load_slot_ads(args, public: bool = False):
     """(SlotAds, config error diagnostics) for the command line; raises CondorcfgError for unusable input."""
     from condorcfg.slots import build_slot_ads
 
-    machine = machine_from_args(args)
-    cfg = load_config(args, config_paths(args), machine=machine, subsystem=SLOT_SUBSYSTEM)
+    found = one_role(args, config_paths(args))
+    machine = machine_from_args(args, found)
+    cfg = load_config(args, config_paths(args), machine=machine, subsystem=SLOT_SUBSYSTEM, found=found)
     ads = build_slot_ads(cfg, machine, public=public)
     return ads, [d for d in getattr(cfg, "diagnostics", []) if d.severity == "error"]
 

@@ -22,8 +22,9 @@ import os
 import re
 import sys
 
-from condorcfg.diagnostics import DEFAULT_FAIL_ON, SEVERITIES, CondorcfgError, Diagnostic, Location
-from condorcfg.inputs import within
+from condorcfg.diagnostics import DEFAULT_FAIL_ON, SEVERITIES, CondorcfgError, Diagnostic, Location, Text
+from condorcfg.lint.project import Role
+from condorcfg.records import record
 from condorcfg.report import FORMATS
 from condorcfg.textsafe import safe_line
 
@@ -79,6 +80,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of stdout")
     parser.add_argument("--pre-commit", action="store_true",
                         help="PATHs are the files a commit changes (the pre-commit hook's mode)")
+    parser.add_argument("--role", action="append", metavar="NAME",
+                        help="lint only this role of the project settings (repeatable; default: every role, or with "
+                             "PATHs every role reading one of them)")
 
 
 def _codes(text: str | None) -> list[str]:
@@ -100,9 +104,9 @@ def run(args) -> int:
     from condorcfg.lint.rules import load_rules
 
     try:
-        project = project_module.for_command(args.project, args.settings_from)
+        project = project_module.for_command(args.project, args.settings_from, _settings_start(args))
         ruleset = load_rules()
-        machine = project_module.resolve_machine(project, args.machine)
+        machine = project_module.resolve_machine(project, args.machine) if not project.all_roles() else None
     except CondorcfgError as exc:
         return _unusable(exc.diagnostic)
 
@@ -123,37 +127,56 @@ def run(args) -> int:
     settings.extend_select += _codes(args.extend_select)
     settings.ignore += _codes(args.ignore)
     fail_on = args.fail_on or project.fail_on or DEFAULT_FAIL_ON
-    sysroot = args.sysroot or project.sysroot
-    if sysroot and not os.path.isdir(sysroot):
-        return _usage(f"sysroot {sysroot} is not a directory")
+    if args.sysroot and project.roles:
+        return _usage("--sysroot does not apply to the roles of the project settings: each role says where its "
+                      "host's files come from (`sysroot`, `mounts`)")
+    if args.sysroot:
+        project.sysroot = os.path.abspath(args.sysroot)  # (this run's: a given sysroot replaces the settings')
+    if project.sysroot and not os.path.isdir(project.sysroot):
+        return _usage(f"sysroot {project.sysroot} is not a directory")
 
-    if args.pre_commit:
-        units = _pre_commit_units(args, project)
-    else:
-        units = _units(args, project)
+    try:
+        units = _pre_commit_units(args, project) if args.pre_commit else _units(args, project)
+    except CondorcfgError as exc:
+        return _unusable(exc.diagnostic)
     if isinstance(units, str):
         return _usage(units)
-    for unit, _whole in units:
-        for path in unit:
+    for unit in units:
+        for path in unit.paths:
             if not os.path.exists(path):
-                where = f" (listed in `roots` of {project.path})" if path in project.roots else ""
+                where = f" (the root of {_role_label(unit.role)} in {project.path})" if unit.role else ""
                 return _usage(f"cannot read {path}: no such file or directory{where}")
             if not os.access(path, os.R_OK):
                 return _usage(f"cannot read {path}: permission denied")
 
-    allowed = [project.directory] if project.path else []
+    from condorcfg import roles as roles_module
+
+    allowed = roles_module.allowed_dirs(project)
     try:
-        results = [engine.run(unit, machine=machine, settings=settings, ruleset=ruleset, allow_exec=args.allow_exec,
-                              subsystem=args.subsystem, sysroot=sysroot, allowed_dirs=allowed, whole=whole)
-                   for unit, whole in units]
+        results = []
+        for unit in units:
+            role = unit.role
+            unit_machine = roles_module.machine(role, project, args.machine) if role else machine
+            unit_settings = settings
+            if role is not None and role.version and not args.target_version:
+                unit_settings = settings.copy()
+                unit_settings.target_versions = [role.version]  # (the release this role runs)
+            if unit.fragment:
+                unit_settings = settings.copy()
+                unit_settings.fragment = True
+            results.append(engine.run(unit.paths, machine=unit_machine, settings=unit_settings, ruleset=ruleset,
+                                      allow_exec=args.allow_exec, subsystem=args.subsystem,
+                                      sysroot=None if role else project.sysroot, host=role.host if role else None,
+                                      allowed_dirs=allowed, whole=unit.whole))
+            _read_by_no_role(unit, results[-1], ruleset, unit_settings)
     except engine.LintUsageError as exc:
         return _usage(str(exc))
+    except CondorcfgError as exc:
+        return _unusable(exc.diagnostic)
     for result in results:
         if result.unusable is not None:
             return _unusable(result.unusable)
-    if args.pre_commit and project.roots and not _touches_roots(args, project, results):
-        results = []  # the change touches nothing the roots read: nothing to report
-    result = _merge(results)
+    result = _merge(results, units)
     if results:
         result.severity_changes = engine.severity_changes(ruleset, settings)
 
@@ -234,50 +257,144 @@ def _baselinable(findings, ruleset) -> list[Diagnostic]:
     return [finding for finding in findings if finding.code not in fixed and not unlisted_count(finding)]
 
 
-def _units(args, project) -> list[tuple[list[str], bool]] | str:
-    """The configurations to lint: (paths read in order, whether it is a whole configuration
-    (a root) rather than loose files); a string is a usage error."""
-    units = [([root], True) for root in args.config_root]
+@record
+class Unit:
+    """One configuration to lint: paths read in order as one, whether it is a host's whole configuration
+    (a role's root) rather than loose files, the role, and whether it is a file no role reads."""
+    paths: list[str]
+    whole: bool
+    role: Role | None = None
+    fragment: bool = False
+
+
+def _role_label(role) -> str:
+    return f"role {role.name!r}" if role.name else "the root"
+
+
+def _settings_start(args) -> str | None:
+    """Where the settings are looked for (ruff's way): above the files named, else the current directory.
+    Files governed by different settings files are a usage error: one run has one set of rules."""
+    named = [*args.paths, *args.config, *args.config_root]
+    if not named or args.project:
+        return None
+    from condorcfg.lint.project import governing_file
+
+    found = {governing_file(path) for path in named}
+    if len(found) > 1:
+        shown = ", ".join(sorted(str(f) if f else "(none)" for f in found))
+        raise _SeveralProjects(f"the files named are governed by different project settings ({shown}); lint each "
+                               f"project on its own, or name one with --project")
+    return named[0]
+
+
+class _SeveralProjects(CondorcfgError):
+    def __init__(self, message: str):
+        super().__init__(Diagnostic("error", message, Location("<command line>", 0, 1), code="project-config"))
+
+
+def _units(args, project) -> list[Unit] | str:
+    """The configurations to lint; a string is a usage error.  ``--config-root`` roots, then the files named
+    (with roles: every role reading one of them, see _roles_reading), then the project's roles, then
+    CONDOR_CONFIG."""
+    from condorcfg import roles
+
+    units = [Unit([root], True, _given_root_role(project, root)) for root in args.config_root]
     paths = [*args.paths, *args.config]
+    if paths and project.all_roles() and not args.config_root:
+        return _roles_reading(args, project, paths, deleted=[])
+    if args.role and (paths or args.config_root):
+        return "--role chooses among the project's roles: with --config-root FILE, name no role"
     if paths:
-        units.append((paths, False))
+        units.append(Unit(paths, False))
     if units:
         return units
-    if project.roots:
-        return [([root], True) for root in project.roots]
+    if project.all_roles():
+        return [Unit([role.root], True, role) for role in roles.chosen(project, args.role)]
+    if args.role:
+        return "--role needs roles in the project settings (`roles:` in .condorcfg.yaml)"
     condor_config = os.environ.get("CONDOR_CONFIG", "").strip()
     if condor_config and condor_config.upper() != "ONLY_ENV":
-        return [([condor_config], True)]
+        return [Unit([condor_config], True)]
     return ("give config files or config.d directories, or --config-root FILE "
-            "(or set `roots` in pyproject.toml [tool.condorcfg] / .condorcfg.yaml, or CONDOR_CONFIG)")
+            "(or set `roles` or `roots` in .condorcfg.yaml / pyproject.toml [tool.condorcfg], or CONDOR_CONFIG)")
 
 
-def _pre_commit_units(args, project) -> list[tuple[list[str], bool]]:
-    """What the hook lints: the roots (kept only if the change touches them, see _touches_roots),
-    or without roots the changed files named like HTCondor configuration; may be nothing."""
-    if project.roots:
-        return [([root], True) for root in project.roots]
+def _given_root_role(project, root: str):
+    """A root named with --config-root: read with the sysroot its place implies, as a root of `roots` is."""
+    from condorcfg.lint.project import root_role
+
+    return root_role(project, os.path.abspath(root), single=True)
+
+
+def _pre_commit_units(args, project) -> list[Unit]:
+    """What the hook lints: with roles, those a changed (or deleted) file or a settings file touches
+    (_roles_reading); without, the changed files named like HTCondor configuration; may be nothing."""
+    if project.all_roles():
+        return _roles_reading(args, project, [*args.paths, *args.config], _deleted_files(project.directory),
+                              hook=True)
     changed = [*args.paths, *args.config]
     config_files = [path for path in changed if CONFIG_NAME.search(path.replace(os.sep, "/"))]
-    return [(config_files, False)] if config_files else []
+    return [Unit(config_files, False)] if config_files else []
 
 
-def _touches_roots(args, project, results) -> bool:
-    """Does the change touch a file the roots read, a file under a root's folder or the sysroot
-    (deletions included), the project settings, a machine profile or the baseline?"""
+def _roles_reading(args, project, paths: list[str], deleted: list[str], hook: bool = False) -> list[Unit]:
+    """The roles whose configuration reads one of ``paths`` (through include, LOCAL_CONFIG_DIR,
+    LOCAL_CONFIG_FILE or a mount), or looked where a ``deleted`` file was; every role when a settings
+    file (the project's, a machine profile, the baseline) is among them.  A file no role reads is
+    linted alone, as a fragment (the hook: only one named like HTCondor configuration)."""
+    from condorcfg import roles as roles_module
+
+    candidates = roles_module.chosen(project, args.role)
     real = os.path.realpath
-    watched_dirs = [os.path.dirname(real(root)) for root in project.roots]
-    if args.sysroot or project.sysroot:
-        watched_dirs.append(real(args.sysroot or project.sysroot))
-    watched_files = {real(path) for path in project.settings_files()}
-    watched_files.update(real(file) for result in results for file in result.files)
+    settings_files = {real(path) for path in project.settings_files()}
+    for role in candidates:
+        settings_files.update(real(str(p)) for p in role.machine_profiles.values() if isinstance(p, str)
+                              and p not in role.machine_profiles)
 
-    def touches(path: str) -> bool:  # where the name is and where it points: a committed link counts too
-        return any(full in watched_files or any(within(full, d) for d in watched_dirs)
-                   for full in {real(path), os.path.join(real(os.path.dirname(os.path.abspath(path))),
-                                                         os.path.basename(path))})
+    def places(path: str) -> set[str]:  # where the name is and where it points: a committed link counts too
+        return {real(path), os.path.join(real(os.path.dirname(os.path.abspath(path))), os.path.basename(path))}
 
-    return any(touches(path) for path in [*args.paths, *args.config, *_deleted_files(project.directory)])
+    changed = [path for path in paths]
+    if any(places(path) & settings_files for path in [*changed, *deleted]):
+        return [Unit([role.root], True, role) for role in candidates]
+    reads: list[tuple[Role, set[str], set[str]]] = []
+    for role in candidates:  # (reading is a fraction of linting; only the roles touched are linted)
+        config = roles_module.read(role, project, subsystem=args.subsystem, allow_exec=args.allow_exec)
+        reads.append((role, {real(f) for f in config.files} | {real(role.root)},
+                      {real(p) for p in config.places_looked}))
+    touched: list[Role] = []
+    alone: list[str] = []
+    for path in changed:
+        found = [role for role, files, _looked in reads if places(path) & files]
+        if not found and not hook:
+            found = [role for role, _files, looked in reads if places(path) & looked]
+        if found:
+            touched += [role for role in found if role not in touched]
+        elif not hook or CONFIG_NAME.search(path.replace(os.sep, "/")):
+            alone.append(path)
+    for path in deleted:
+        parent = real(os.path.dirname(path))
+        touched += [role for role, files, looked in reads if role not in touched
+                    and (real(path) in looked or parent in looked or places(path) & files)]
+    units = [Unit([role.root], True, role) for role in candidates if role in touched]
+    return units + [Unit([path], False, None, fragment=True) for path in alone]
+
+
+def _read_by_no_role(unit: Unit, result, ruleset, settings) -> None:
+    """Say that a file was linted alone because no role reads it (an info finding)."""
+    if not unit.fragment:
+        return
+    from condorcfg.lint.declarative import READ_BY_NO_ROLE
+    from condorcfg.lint.engine import select_rules
+
+    rule = next((r for r in ruleset if r.match and r.match.get("engine") == READ_BY_NO_ROLE), None)
+    if rule is None or rule not in select_rules(ruleset, settings):
+        return
+    result.findings.append(Diagnostic(
+        settings.severity.get(rule.code) or settings.severity.get(rule.name) or rule.severity,
+        Text("{path} is read by none of the project's roles; it was linted alone, as a fragment",
+             path=Location(unit.paths[0])), Location(unit.paths[0], 0, 1), code=rule.code, rule=rule.name,
+        fix=rule.fix))
 
 
 def _deleted_files(directory: str) -> list[str]:
@@ -324,19 +441,27 @@ def _stale_findings(stale, path: str, ruleset, settings) -> list[Diagnostic]:
     return findings
 
 
-def _merge(results):
+def _merge(results, units=()):
+    """One result of several configurations' results: each finding once, with the roles it holds in."""
     from condorcfg.lint.engine import LintResult
 
-    if len(results) == 1:
+    named = [unit.role.name if unit.role is not None else "" for unit in units]
+    if len(results) == 1 and not any(named):
         return results[0]  # (nothing to merge: hashing every finding again costs a big run seconds)
     merged = LintResult(findings=[])
-    seen, seen_hidden = set(), set()
-    for result in results:
+    seen: dict = {}
+    seen_hidden = set()
+    for index, result in enumerate(results):
+        role = named[index] if index < len(named) else ""
         for finding in result.findings:
             key = (finding.code, finding.location, finding.message)
-            if key not in seen:
-                seen.add(key)
+            first = seen.get(key)
+            if first is None:
+                seen[key] = finding
                 merged.findings.append(finding)
+                first = finding
+            if role and role not in first.roles:
+                first.roles = (*first.roles, role)
         for finding in result.hidden:
             key = (finding.code, finding.location, finding.message)
             if key not in seen_hidden:

@@ -61,15 +61,16 @@ def match_json(job_path: str, results) -> dict:
 
 
 def run(args) -> int:
-    from condorcfg.commands._config_args import config_paths, load_config
+    from condorcfg.commands._config_args import config_paths, load_config, one_role
     from condorcfg.commands._slot_args import SLOT_SUBSYSTEM, machine_from_args
     from condorcfg.slots import build_slot_ads
     from condorcfg.slots.match import explain_match, format_match
 
     job = _read_job(args.job)  # unusable input raises: the CLI prints it and exits 2
     state = _read_job(args.state, "slot state") if args.state else None
-    machine = machine_from_args(args)
-    config = load_config(args, config_paths(args), machine=machine, subsystem=SLOT_SUBSYSTEM)
+    found = one_role(args, config_paths(args))
+    machine = machine_from_args(args, found)
+    config = load_config(args, config_paths(args), machine=machine, subsystem=SLOT_SUBSYSTEM, found=found)
     ads = build_slot_ads(config, machine, public=True)
     print_diagnostics([d for d in config.diagnostics if d.severity == "error"] + ads.errors)
     selected = [a for a in ads if args.slot is None or a.slot_id == args.slot]

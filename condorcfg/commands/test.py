@@ -76,7 +76,7 @@ def run(args) -> int:
     results, limits = [], Run()
     for path in files:
         try:
-            results.append((path, run_file(path, project.roots, project.directory, limits)))
+            results.append((path, run_file(path, project, limits)))
         except CondorcfgError as exc:
             print(exc.diagnostic.format(), file=sys.stderr)
             return EXIT_USAGE

@@ -10,21 +10,24 @@ default this configuration relies on, or a value that follows from those.  Secur
 come first.  Releases are the ones condorcfg has tables for (``condorcfg.releases``), named
 exactly or by series (``24.0``).  Exit status: 0 nothing changes, 1 something does, 2 the
 input cannot be used (the configuration, or a release condorcfg does not know).
+
+Without ``--config`` or PATH, every role of the project settings is planned (``--role`` chooses),
+each from ``--from`` or else the release its ``version`` says it runs, and reported under its name.
 """
 from __future__ import annotations
 
 import json
 import sys
 
-from condorcfg.commands._config_args import add_config_arguments, config_paths, require_configuration
+from condorcfg.commands._config_args import add_config_arguments, config_paths, project_roles, require_configuration
 from condorcfg.textsafe import defuse, defuse_json, printable, safe_line
 
 EXIT_OK, EXIT_CHANGES, EXIT_USAGE = 0, 1, 2
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--from", dest="old", required=True, metavar="RELEASE",
-                        help="the release the pool runs now (23.0, 24.0.24, ...)")
+    parser.add_argument("--from", dest="old", metavar="RELEASE",
+                        help="the release the pool runs now (23.0, 24.0.24, ...); default: each role's `version`")
     parser.add_argument("--to", dest="new", metavar="RELEASE", help="the release to upgrade to (default: 25.14.1)")
     add_config_arguments(parser, positional=True)
     parser.add_argument("--format", choices=("text", "json", "markdown"), default="text",
@@ -36,26 +39,61 @@ def run(args) -> int:
     from condorcfg.machine import MachineProfile, resolve
     from condorcfg.upgrade import plan
 
-    try:
-        old = releases.resolve(args.old)
-        new = releases.resolve(args.new or releases.base())
-    except ValueError as exc:
-        print(safe_line(f"condorcfg upgrade: {exc}"), file=sys.stderr)
-        return EXIT_USAGE
+    from condorcfg import roles
+
     paths = config_paths(args)
-    if paths is None:
-        require_configuration()
-    # A fixed machine unless one is named: the report is about releases, not about this host.
-    machine = resolve(args.machine) if args.machine else MachineProfile()
-    result = plan(paths, old, new, machine=machine, subsystem=args.subsystem, local_name=args.local_name,
-                  allow_exec=args.allow_exec, sysroot=args.sysroot, mode="repository")
-    if args.format == "json":
-        print(defuse_json(json.dumps(_json(result), indent=2, ensure_ascii=True)))
-    elif args.format == "markdown":
-        sys.stdout.write(defuse(_markdown(result)))
+    found = project_roles(args, paths)
+    if found is None:
+        if paths is None:
+            require_configuration()
+        # A fixed machine unless one is named: the report is about releases, not about this host.
+        targets = [(None, paths, None, resolve(args.machine) if args.machine else MachineProfile(),
+                    dict(sysroot=args.sysroot))]
     else:
-        sys.stdout.write(defuse(_text(result)))
-    return EXIT_CHANGES if result.changes else EXIT_OK
+        project, chosen = found
+        if args.old is None:  # (the roles that say which release they run; the others are named, not planned)
+            unknown = [role.name for role in chosen if role.version is None]
+            if unknown and len(unknown) < len(chosen):
+                print(safe_line(f"condorcfg upgrade: not planned (no `version` in the project settings; name the "
+                                f"release with --from): {', '.join(unknown)}"), file=sys.stderr)
+                chosen = [role for role in chosen if role.version is not None]
+        targets = [(role.name, [role.root], role.version,
+                    roles.machine(role, project, args.machine) or MachineProfile(),
+                    dict(host=role.host, allowed_dirs=roles.allowed_dirs(project))) for role in chosen]
+    results = []
+    for name, target_paths, version, machine, options in targets:
+        try:
+            if args.old is None and version is None:
+                raise ValueError(f"say which release {'role ' + repr(name) if name else 'the pool'} runs now: "
+                                 f"--from RELEASE" + (" (or `version` of the role)" if name else ""))
+            old = releases.resolve(args.old or version)
+            new = releases.resolve(args.new or releases.base())
+        except ValueError as exc:
+            print(safe_line(f"condorcfg upgrade: {exc}"), file=sys.stderr)
+            return EXIT_USAGE
+        results.append((name, plan(target_paths, old, new, machine=machine, subsystem=args.subsystem,
+                                   local_name=args.local_name, allow_exec=args.allow_exec, mode="repository",
+                                   **options)))
+    if len(results) == 1 and not results[0][0]:  # one configuration (or the only root): as it always was
+        result = results[0][1]
+        if args.format == "json":
+            print(defuse_json(json.dumps(_json(result), indent=2, ensure_ascii=True)))
+        elif args.format == "markdown":
+            sys.stdout.write(defuse(_markdown(result)))
+        else:
+            sys.stdout.write(defuse(_text(result)))
+        return EXIT_CHANGES if result.changes else EXIT_OK
+    # a pool: each role's plan under its name
+    if args.format == "json":
+        print(defuse_json(json.dumps({"roles": [dict(role=name, **_json(result)) for name, result in results]},
+                                     indent=2, ensure_ascii=True)))
+    else:
+        parts = []
+        for name, result in results:
+            heading = f"## Role `{name}`\n\n" if args.format == "markdown" else f"== role {printable(name)} ==\n"
+            parts.append(heading + (_markdown(result) if args.format == "markdown" else _text(result)))
+        sys.stdout.write(defuse("\n".join(parts)))
+    return EXIT_CHANGES if any(result.changes for _name, result in results) else EXIT_OK
 
 
 def _shown(value, limit: int = 100) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sys
 
-from condorcfg.commands._config_args import add_config_arguments, load_from_args, print_reader_warnings
+from condorcfg.commands._config_args import add_config_arguments, load_each, print_reader_warnings
 from condorcfg.textsafe import defuse_json, safe_line
 
 EXIT_OK, EXIT_UNDEFINED, EXIT_ERROR = 0, 1, 2
@@ -64,9 +64,27 @@ def _provenance(config, name: str) -> dict | None:
 
 
 def run(args) -> int:
+    configs = load_each(args)  # unusable input raises: the CLI prints it and exits 2
+    if len(configs) == 1:  # (one role, chosen or the only one: answered as for one configuration)
+        return _answer(args, configs[0][1])
+    # several roles: each answer labelled (JSON: one object per role)
+    status, answers = EXIT_OK, {}
+    for role, config in configs:
+        if args.format != "json":
+            print(safe_line(f"[{role}]"))
+        status = max(status, _answer(args, config, answers.setdefault(role, {})))
+    if args.format == "json":
+        import json
+
+        print(defuse_json(json.dumps(answers, indent=2, ensure_ascii=True)))
+    return status
+
+
+def _answer(args, config, json_out: dict | None = None) -> int:
+    """Print the knobs' answers from ``config``; the exit status.  ``json_out``: fill it instead of printing
+    the JSON object (one role's part of a larger one)."""
     from condorcfg.diagnostics import CondorcfgError
 
-    config = load_from_args(args)  # unusable input raises: the CLI prints it and exits 2
     status = EXIT_OK
     values: dict[str, str | None] = {}
     failures = []
@@ -87,7 +105,10 @@ def run(args) -> int:
             out = {name: dict(value=values[name], **(_provenance(config, name) or {})) for name in args.knobs}
         else:
             out = values
-        print(defuse_json(json.dumps(out, indent=2, ensure_ascii=True)))
+        if json_out is not None:
+            json_out.update(out)
+        else:
+            print(defuse_json(json.dumps(out, indent=2, ensure_ascii=True)))
         if status == EXIT_OK and any(v is None for v in values.values()):
             status = EXIT_UNDEFINED
         return status

@@ -15,7 +15,7 @@ The limits (all far above the largest real configuration, ~112 KB in 40 files):
     files (and command outputs) read by one load, counting every read of a file again.
 ``MAX_TEXT_BYTES`` = 32 MiB
     configuration text parsed by one load: files, command outputs and template bodies,
-    each time it is read (one file may be 16 MiB: ``reader.MAX_FILE_SIZE``).
+    each time it is read (one file may be 16 MiB: :data:`MAX_FILE_SIZE`).
 ``MAX_STATEMENTS`` = 100,000
     logical lines read by one load (files, heredoc bodies and template bodies).  Memory
     and lint time go per line (a statement, a definition, a location: ~0.7 KB; a lint
@@ -47,6 +47,7 @@ from __future__ import annotations
 from condorcfg.diagnostics import CondorcfgError, Diagnostic, Location
 
 MIB = 1024 * 1024
+MAX_FILE_SIZE = 16 * MIB  # bytes of one configuration file (the largest real one seen is ~112 KB)
 MAX_FILE_READS = 4_096
 MAX_TEXT_BYTES = 32 * MIB
 MAX_REPEATED_BYTES = 4 * MIB

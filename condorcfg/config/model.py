@@ -170,6 +170,9 @@ class Config:
         self.subsystem_defaults: dict[str, str] = {} if subsystem_defaults is None else subsystem_defaults
         self.diagnostics: list[Diagnostic] = []
         self.files: list[str] = []
+        # repository places the reader looked at without reading a file: folders it listed, files it looked
+        # for and did not find (a change there changes what a role reads: the pre-commit hook watches them)
+        self.places_looked: list[str] = []
         # the reader's records of statements not yet made into Statement objects (see `statements`)
         self.statement_records: list[tuple] = []
         self._statements: list = []

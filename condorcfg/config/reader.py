@@ -21,9 +21,11 @@ HTCondor on this machine would (a file outside the given directories is noted);
 of the process is not used (``$ENV()`` is unset, no ``_CONDOR_*`` override applies), a path
 outside the given directories (and the project, and ``sysroot``) is not read but reported, and a file
 that would exist only on the target host (a missing ``LOCAL_CONFIG_FILE``, an absolute
-include) is reported instead of ending the read.  ``sysroot`` maps absolute paths
-(``LOCAL_CONFIG_FILE``, ``LOCAL_CONFIG_DIR``, ``include``) onto a directory, so
-``/etc/condor/config.d`` is read from ``<sysroot>/etc/condor/config.d``.
+include) is reported instead of ending the read.  A host view (:mod:`condorcfg.config.hostview`:
+a role's ``sysroot``, ``mounts`` and ``removed``) maps absolute paths (``LOCAL_CONFIG_FILE``,
+``LOCAL_CONFIG_DIR``, ``include``) onto the repository, so ``/etc/condor/config.d`` is read from
+``<sysroot>/etc/condor/config.d`` or from the folders mounted there; a folder or optional file it
+does not hold is reported (``not-in-repository``), since nothing of it is checked.
 
 Configuration text is untrusted: commands (``include : cmd |``,
 ``include command :``, a ``LOCAL_CONFIG_FILE`` ending in ``|``) run only
@@ -44,9 +46,10 @@ import time
 
 from condorcfg.config import statements as st
 from condorcfg.config.conditions import VERSION, ConditionError, evaluate_condition
+from condorcfg.config.hostview import DEFAULT_ROOT_PATH, HostView, observed, root_path_in
 from condorcfg.config.host import (apply_environment, discover_config, host_definition, insert_hostnames,
                                    insert_special)
-from condorcfg.config.limits import BudgetExceeded
+from condorcfg.config.limits import MAX_FILE_SIZE, BudgetExceeded
 from condorcfg.config.model import Config, Definition
 from condorcfg.config.source import LineTooLong, decode, iter_logical_lines
 from condorcfg.config.template_args import substitute_arguments, use_items
@@ -62,7 +65,6 @@ MAX_USE_DEPTH = 16  # nested `use` inside template bodies
 TEMPLATE_CATEGORIES = ("ROLE", "SECURITY", "POLICY", "FEATURE", "EXPERIMENTAL", "UPGRADE")
 MAX_NAMES_LISTED = 10  # an unknown template's message lists the category's names only up to this many
 AUTO_USE_PREFIX = "AUTO_USE_"  # AUTO_USE_<CATEGORY>_<Name> = <condition> applies a template
-MAX_FILE_SIZE = 16 * 1024 * 1024  # the largest real config seen is ~112 KB
 COMMAND_TIMEOUT = 60  # seconds, for --allow-exec commands
 DEFAULT_EXCLUDE_REGEXP = (r"^((\..*)|(.*\.pl)|(.*\.py)|(.*\.sh)|(.*~)|(#.*)|(.*\.rpmsave)|(.*\.rpmnew)"
                           r"|(.*\.dpkg-old)|(.*\.dpkg-dist)|(.*\.cfsaved))$")
@@ -85,6 +87,10 @@ def _nested_quantifier(pattern: str) -> bool:
         if "|" in content or any(char in re.sub(_ESCAPE, "", content) for char in "+*}"):
             return True
     return False
+
+
+def _is_file(path: str | None) -> bool:
+    return path is not None and os.path.isfile(path)
 
 
 def _fatal(message: "str | Text", where: Location | None, code: str = "config-error", notes=None) -> CondorcfgError:
@@ -117,25 +123,24 @@ def _truthy(text: str | None, fallback: bool) -> bool:
 
 # condorcfg.gitside writes a git revision's files only as a load asks for them: when set, this callable
 # is given every path a Reader is about to look at (file, directory or include), before it looks.
-path_observer = None
-
 MODES = ("host", "repository")
 # Reader errors about the input itself (not about what the configuration says): commands exit 2.
-UNUSABLE_INPUT = frozenset({"unreadable-file", "file-too-large", "binary-file", "empty-directory", "missing-root"})
+UNUSABLE_INPUT = frozenset({"unreadable-file", "file-too-large", "binary-file", "empty-directory", "missing-root",
+                            "template-render"})
 
 
 class Reader:
     """Reads sources into one Config.  One Reader per load()."""
 
     def __init__(self, config: Config, allow_exec: bool, templates, allowed_dirs: list[str], cwd: str,
-                 mode: str = "host", sysroot: str | None = None):
+                 mode: str = "host", host: HostView | None = None):
         self.config = config
         self.allow_exec = allow_exec
         self.templates = templates
         self.allowed_dirs = [os.path.realpath(d) for d in allowed_dirs]
         self.cwd = cwd
         self.repository = mode == "repository"
-        self.sysroot = os.path.abspath(sysroot) if sysroot else None
+        self.host = host  # where the host's absolute paths come from (None: read them as they are)
         self.use_depth = 0
         self.release = ".".join(map(str, VERSION))  # the HTCondor release read as (load(release=...))
         self.version = VERSION
@@ -145,16 +150,21 @@ class Reader:
 
     # --- sources ---------------------------------------------------------------------------
 
-    def _map(self, path: str, given: bool = False) -> str:
-        """The path to open for ``path``: one the configuration names under ``sysroot`` when it is
-        absolute; relative ones from cwd.  ``given`` paths (the command line's) are never mapped."""
+    def _map(self, path: str, given: bool = False) -> str | None:
+        """The path to open for ``path``: an absolute one the configuration names as the host view has it
+        (None: the deployment removes it); relative ones from cwd.  ``given`` paths (the command line's)
+        are never mapped."""
         if os.path.isabs(path):
-            full = os.path.join(self.sysroot, path.lstrip("/")) if self.sysroot and not given else path
+            full = self.host.locate(path) if self.host is not None and not given else path
+            if full is None:
+                return None
         else:
             full = os.path.join(self.cwd, path)
-        if path_observer is not None:
-            path_observer(full)
-        return full
+        return observed(full)
+
+    def _mapped(self, path: str, given: bool = False) -> bool:
+        """Whether the host view decides where ``path`` is read from."""
+        return self.host is not None and not given and os.path.isabs(path) and self.host.covers(path)
 
     def _outside(self, full: str) -> bool:
         real = os.path.realpath(full)
@@ -163,7 +173,7 @@ class Reader:
 
     def _not_read(self, path: str, where: Location | None, setting: str) -> None:
         """Repository mode: a path outside the configuration is reported, never read."""
-        full = self._map(path)
+        full = self._map(path) or path
         if os.path.islink(full) or os.path.realpath(os.path.dirname(full)) != os.path.dirname(os.path.abspath(full)):
             # a committed link counts as where it points; its target (maybe /etc/passwd) is not named
             self.config.diagnostics.append(Diagnostic(
@@ -173,8 +183,8 @@ class Reader:
                        "of a link to it"]))
             return
         hint = ("it is not under --sysroot either; add the file to the repository there"
-                if self.sysroot else "set `sysroot` (--sysroot DIR) to map absolute paths onto the repository, "
-                                     "or pass the file explicitly")
+                if self.host is not None and self.host.sysroot else
+                "set `sysroot` (--sysroot DIR) to map absolute paths onto the repository, or pass the file explicitly")
         # the setting as written when it uses macros: host values (LOCAL_DIR is $(TILDE), the condor user's
         # home) are not known here, so the expanded path may not be the one the host reads
         stored = self.config.stored(setting) if setting in ("LOCAL_CONFIG_FILE", "LOCAL_CONFIG_DIR") else None
@@ -192,20 +202,42 @@ class Reader:
             "error", Text("{setting} names {path}, which is not in the repository; HTCondor on the host stops "
                           "reading its configuration if the file is missing there", setting=setting,
                           path=Location(path)), where, code="missing-host-file",
-            notes=[Text("looked for it at {path}", path=Location(self._map(path)))
-                   if self.sysroot or not os.path.isabs(path) else
-                   "set `sysroot` (--sysroot DIR) if the repository keeps the host's file tree"]))
+            notes=[self._looked_at(path)]))
+
+    def _looked_at(self, path: str):
+        """Where a file the host has was looked for in the repository (a note)."""
+        full = self._map(path)
+        if full is None:
+            return "the role's `removed` list deletes it from the host"
+        if self._mapped(path) or not os.path.isabs(path):
+            return Text("looked for it at {path}", path=Location(full))
+        return "set `sysroot` (--sysroot DIR), or `mounts` of a role, if the repository keeps the host's files"
+
+    def _not_in_repository(self, path: str, where: Location | None, setting: str, what: str) -> None:
+        """Repository mode: a folder or optional file the host reads is not in the repository.  HTCondor
+        reads nothing from it, which is fine on the host; but nothing of it is checked, which must be said."""
+        self.config.diagnostics.append(Diagnostic(
+            "info", Text("{setting} names {path}, which is not in the repository: nothing of that {what} is read "
+                         "or checked", setting=setting, path=Location(path), what=what), where,
+            code="not-in-repository", notes=[self._looked_at(path)]))
 
     def read_file(self, path: str, depth: int, where: Location | None = None, required: bool = True,
                   setting: str = "include", given: bool = False) -> bool:
         """Parse one file; False if it does not exist and is not required.  ``given``: named on the
         command line (never mapped, never outside)."""
         full = self._map(path, given)
+        if full is None:  # the deployment removes it: as on a host without the file
+            return self._absent(path, None, where, required, given, setting)
         # a given file is inside by construction (its folder is allowed) unless it is a link leading out:
         # a link committed in a config.d (or named by a hook) counts as where it points
         if self.repository and self._outside(full):
-            if required or given:  # (an optional file is not reported: the report must not depend on this machine)
+            if required or given:
                 self._not_read(path, where or Location(path), setting)
+            elif self.host is not None and os.path.isabs(path) and not self._mapped(path):
+                # (a role's view says where the host's files come from, and none gives this one: say so, the
+                # same on every machine; without a view an optional file outside is not reported, as the
+                # report must not depend on this machine)
+                self._not_in_repository(path, where or Location(path), setting, "file")
             return True
         if "\0" not in full and os.path.isdir(full):
             return True  # HTCondor accepts a directory as an include and reads nothing
@@ -228,18 +260,7 @@ class Reader:
                              where or Location(path),
                              code="binary-file")
         except FileNotFoundError:
-            if not required:
-                return False
-            if given:
-                raise _fatal(Text("cannot read {path}: no such file; check the path given", path=Location(path)),
-                             Location(path),
-                             code="missing-root")
-            if self.repository:
-                self._missing_host_file(path, where, setting)
-                return True
-            hint = "create it or use `include ifexist :`" if where else "check the path given"
-            raise _fatal(Text("cannot open {path}: no such file; {hint}", path=Location(path), hint=hint),
-                         where or Location(path), code="missing-file")
+            return self._absent(path, full, where, required, given, setting)
         except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
             if not required:
                 return False
@@ -252,10 +273,39 @@ class Reader:
                 where, code="outside-file",
                 notes=["the result depends on this machine's files; pass the file explicitly to check it too"]))
         self.config.budget.read(len(data), (status.st_dev, status.st_ino), where or Location(path))
-        shown = full if self.sysroot and os.path.isabs(path) and not given else path  # the file read
+        shown = full if self._mapped(path, given) else path  # the file read
+        if self.host is not None and self.host.labels:
+            shown = self.host.labels.get(full, shown)
         self.config.files.append(shown)
-        self.read_text(decode(data), shown, depth)
+        text = decode(data)
+        if self.host is not None and self.host.renders(full):
+            from condorcfg.config.jinja import render  # (only a role's *.j2 files need Jinja2)
+
+            text = render(text, self.host.variables, shown)
+        self.read_text(text, shown, depth)
         return True
+
+    def _absent(self, path: str, full: str | None, where: Location | None, required: bool, given: bool,
+                setting: str) -> bool:
+        """A file that is not there (``full`` None: the deployment removes it): False when that is fine."""
+        if full is not None:
+            self.config.places_looked.append(full)
+        if not required:
+            # (an optional file outside the configuration is not reported: the report must not depend on this
+            # machine; one the repository would hold is)
+            # (one the role's `removed` deletes is not there on the host either: nothing to say)
+            if self.repository and not given and full is not None and (self._mapped(path) or not self._outside(full)):
+                self._not_in_repository(path, where or Location(path), setting, "file")
+            return False
+        if given:
+            raise _fatal(Text("cannot read {path}: no such file; check the path given", path=Location(path)),
+                         Location(path), code="missing-root")
+        if self.repository:
+            self._missing_host_file(path, where, setting)
+            return True
+        hint = "create it or use `include ifexist :`" if where else "check the path given"
+        raise _fatal(Text("cannot open {path}: no such file; {hint}", path=Location(path), hint=hint),
+                     where or Location(path), code="missing-file")
 
     def read_command(self, command: str, depth: int, where: Location | None, cache: str | None = None) -> None:
         """Run a configuration command (only with allow_exec) and parse its output."""
@@ -712,14 +762,24 @@ class Reader:
         file is a mistake (a typo, an empty checkout), not HTCondor's silently empty config.d.
         """
         full = self._map(directory, given)
-        if self.repository and not given and self._outside(full):
+        mapped = self._mapped(directory, given)
+        if full is not None and not mapped and self.repository and not given and self._outside(full):
             self._not_read(directory, where, "LOCAL_CONFIG_DIR")
             return
-        try:
-            names = os.listdir(full)
-        except (OSError, ValueError):
-            return  # a missing directory is silently ignored
-        paths = [os.path.join(directory, name) for name in self._kept(names, full)]
+        if mapped:
+            names = self.host.listing(directory)
+            self.config.places_looked += self.host.sources(directory)
+        else:
+            self.config.places_looked.append(full)
+            try:
+                names = os.listdir(full)
+            except (OSError, ValueError):
+                names = None
+        if names is None:  # HTCondor ignores a missing folder; a linter that read nothing says so
+            if self.repository and not given:
+                self._not_in_repository(directory, where, "LOCAL_CONFIG_DIR", "folder")
+            return
+        paths = [os.path.join(directory, name) for name in self._kept(names, directory, full, mapped)]
         if given and not paths:
             raise _fatal(Text("{directory} holds no configuration file to read; check the path",
                               directory=Location(directory)), Location(directory),
@@ -727,14 +787,15 @@ class Reader:
         for path in sorted(paths, key=lambda p: os.fsencode(p)):
             self.read_file(path, 0, where, setting="LOCAL_CONFIG_DIR", given=given)
 
-    def _kept(self, names: list[str], full: str) -> list[str]:
-        """The regular files of ``names`` (in directory ``full``) LOCAL_CONFIG_DIR_EXCLUDE_REGEXP keeps.
+    def _kept(self, names: list[str], directory: str, full: str | None, mapped: bool) -> list[str]:
+        """The regular files of ``names`` (in ``directory``) LOCAL_CONFIG_DIR_EXCLUDE_REGEXP keeps.
 
         The pattern comes from the configuration, so matching is bounded: a pattern with a nested
         repetition is not run, and all searches in one directory share EXCLUDE_REGEXP_SECONDS
         (``a*a*a*a*a*a*b`` is polynomial, not nested); past it HTCondor's default exclusions apply.
         """
-        files = [name for name in names if os.path.isfile(os.path.join(full, name))]
+        files = [name for name in names
+                 if _is_file(self._map(os.path.join(directory, name)) if mapped else os.path.join(full, name))]
         pattern = self._exclude_pattern()
         if pattern is None:
             return files
@@ -794,6 +855,18 @@ class Reader:
         self.read_file(name, 0, self._knob_location("USER_CONFIG_FILE"), required=False, setting="USER_CONFIG_FILE")
 
 
+def _config_root(root: str, host: HostView | None) -> str:
+    """HTCondor's CONFIG_ROOT: the root file's folder as the host sees it.  Without a host view that is
+    where the file is; with one, the root's place on the host (inside the sysroot: where it is there;
+    else where the role says, else where HTCondor looks first), so $(CONFIG_ROOT)/config.d is read
+    through the view like any other host path."""
+    if os.path.isdir(root):
+        return os.path.abspath(root)
+    if host is None:
+        return os.path.dirname(os.path.abspath(root))
+    return os.path.dirname(host.root_path or root_path_in(root, host.sysroot) or DEFAULT_ROOT_PATH)
+
+
 class _ReleaseTemplates:
     """The templates of another HTCondor release (:mod:`condorcfg.releases`), as the reader asks for them."""
 
@@ -832,7 +905,8 @@ class _LazyTemplates:
 def load(paths=None, machine=None, subsystem: str | None = None, local_name: str | None = None,
          allow_exec: bool = False, environ: Mapping[str, str] | None = None, templates=None,
          defaults: Mapping[str, str] | None = None, cwd: str | None = None, mode: str = "host",
-         sysroot: str | None = None, allowed_dirs=(), release: str | None = None) -> Config:
+         sysroot: str | None = None, allowed_dirs=(), release: str | None = None,
+         host: HostView | None = None) -> Config:
     """Read a configuration as HTCondor 25.14.1 would and return the :class:`Config`.
 
     ``paths``: a file, a config.d directory, or a list of those (read in order as the main
@@ -843,12 +917,17 @@ def load(paths=None, machine=None, subsystem: str | None = None, local_name: str
     ``defaults`` (default the built-in table) can be replaced for tests.  ``mode`` ("host" or
     "repository"), ``sysroot`` and ``allowed_dirs`` (directories besides those of ``paths`` whose
     files count as part of the configuration, e.g. the project's) are described in the module
-    docstring.  ``release`` (a :mod:`condorcfg.releases` name) reads the configuration as that
-    HTCondor release would: its templates, its built-in defaults, its version in ``if version``
+    docstring; ``host`` (a :class:`~condorcfg.config.hostview.HostView`: a role's mounts, removals
+    and sysroot) replaces ``sysroot``, which is the view of a sysroot alone.  ``release`` (a
+    :mod:`condorcfg.releases` name) reads the configuration as that HTCondor release would: its templates, its built-in defaults, its version in ``if version``
     (the per-subsystem default tables stay 25.14.1's).
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+    if sysroot and host is not None:
+        raise ValueError("give the sysroot in the host view, not both")
+    if sysroot:
+        host = HostView(sysroot=os.path.abspath(sysroot))
     import gc
 
     # Reading creates many small objects and no reference cycles: the cyclic collector only
@@ -857,15 +936,14 @@ def load(paths=None, machine=None, subsystem: str | None = None, local_name: str
     gc.disable()
     try:
         return _load(paths, machine, subsystem, local_name, allow_exec, environ, templates, defaults, cwd, mode,
-                     release,
-                     sysroot, allowed_dirs)
+                     release, host, allowed_dirs)
     finally:
         if was_enabled:
             gc.enable()
 
 
 def _load(paths, machine, subsystem, local_name, allow_exec, environ, templates, defaults, cwd, mode, release,
-          sysroot, allowed_dirs) -> Config:
+          host, allowed_dirs) -> Config:
     from condorcfg import machine as machine_module
 
     if environ is None:
@@ -915,8 +993,8 @@ def _load(paths, machine, subsystem, local_name, allow_exec, environ, templates,
 
     allowed = [os.path.dirname(os.path.abspath(p)) if not os.path.isdir(p) else os.path.abspath(p)
                for p in paths if not p.rstrip().endswith("|")]
-    allowed += [os.path.abspath(d) for d in (*allowed_dirs, *([sysroot] if sysroot else []))]
-    reader = Reader(config, allow_exec, templates, allowed, cwd or os.getcwd(), mode, sysroot)
+    allowed += [os.path.abspath(d) for d in (*allowed_dirs, *(host.folders() if host is not None else ()))]
+    reader = Reader(config, allow_exec, templates, allowed, cwd or os.getcwd(), mode, host)
     if release is not None:
         reader.release = release
         reader.version = tuple(int(part) for part in release.split(".")[:3])
@@ -937,8 +1015,7 @@ def _load(paths, machine, subsystem, local_name, allow_exec, environ, templates,
     if paths:
         first = paths[0]
         root = first.rstrip()[:-1].strip().split()[0] if first.rstrip().endswith("|") else first
-        config.define(host_definition("CONFIG_ROOT", os.path.dirname(os.path.abspath(root))
-                                       if not os.path.isdir(root) else os.path.abspath(root)))
+        config.define(host_definition("CONFIG_ROOT", _config_root(root, host)))
 
     for path in paths:
         if path.rstrip().endswith("|"):

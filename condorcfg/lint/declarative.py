@@ -37,12 +37,13 @@ STALE_BASELINE = "stale-baseline"
 LIMIT_REACHED = "limit-reached"
 REGEX_TIME_LIMIT = "regex-time-limit"
 FRAGMENT_MACROS = "fragment-macros"
+READ_BY_NO_ROLE = "read-by-no-role"  # (the lint command's: a file named that no role of the project reads)
 ENGINE_KINDS = (UNUSED_SUPPRESSION, INVALID_SUPPRESSION, INTERNAL_ERROR, CONFIG_DIAGNOSTIC, CONFIG_ERROR,
-                STALE_BASELINE, LIMIT_REACHED, REGEX_TIME_LIMIT, FRAGMENT_MACROS)
+                STALE_BASELINE, LIMIT_REACHED, REGEX_TIME_LIMIT, FRAGMENT_MACROS, READ_BY_NO_ROLE)
 # Engine findings no small example provokes (a crash; a baseline entry; a limit meant for hostile
 # input, tested in tests/test_bounds_*.py; fragment mode, which examples do not run in, tested in
 # tests/test_lint_engine.py): no `fail` example.
-NO_FAIL_EXAMPLE = (INTERNAL_ERROR, STALE_BASELINE, LIMIT_REACHED, REGEX_TIME_LIMIT, FRAGMENT_MACROS)
+NO_FAIL_EXAMPLE = (INTERNAL_ERROR, STALE_BASELINE, LIMIT_REACHED, REGEX_TIME_LIMIT, FRAGMENT_MACROS, READ_BY_NO_ROLE)
 _KNOB_KEYS = {"knob", "value", "value_not", "expanded", "parse", "references", "scope", "definitions",
               "message"}
 _SCOPES = ("any", "target", "my", "none")

@@ -84,6 +84,12 @@ class LintSettings:
                    require_reason=project.require_reason, fragment=project.fragment,
                    target_versions=list(project.target_version))
 
+    def copy(self) -> "LintSettings":
+        """The same settings, for one configuration of the run to change (a role's release, a fragment)."""
+        return LintSettings(None if self.select is None else list(self.select), list(self.extend_select),
+                            list(self.ignore), dict(self.severity), list(self.known_knobs), self.require_reason,
+                            self.fragment, list(self.target_versions), self.findings_per_file, self.count_hidden)
+
 
 @record
 class LintResult:
@@ -618,7 +624,7 @@ def lint(target, **options) -> list[Diagnostic]:
 
 def run(target, *, machine=None, settings: LintSettings | None = None, ruleset=None, allow_exec: bool = False,
         subsystem: str | None = None, local_name: str | None = None, sysroot: str | None = None,
-        allowed_dirs=(), whole: bool = False) -> LintResult:
+        allowed_dirs=(), whole: bool = False, host=None) -> LintResult:
     """Lint one composed configuration.
 
     ``target`` is a loaded Config, or a path / list of paths read in order as ONE configuration,
@@ -628,6 +634,7 @@ def run(target, *, machine=None, settings: LintSettings | None = None, ruleset=N
     finding, and input that cannot be read at all sets ``LintResult.unusable``.  ``whole``: the
     target is the whole configuration a host reads (a root), not loose files that may be composed
     with others; rules that ``need: [root]`` (e.g. that a macro is defined nowhere) run only then.
+    ``host``: a role's :class:`~condorcfg.config.hostview.HostView` (instead of ``sysroot``).
     """
     from condorcfg.lint.rules import load_rules
 
@@ -636,7 +643,7 @@ def run(target, *, machine=None, settings: LintSettings | None = None, ruleset=N
     with command_budget() as budget:  # (joins the command's: one ClassAd budget for every unit linted)
         spent_before = budget.spent
         result = _run(target, machine, settings, ruleset, allow_exec, subsystem, local_name, sysroot,
-                      allowed_dirs, whole)
+                      allowed_dirs, whole, host)
     if budget.spent != spent_before and not result.fatal:
         kind = LIMIT_REACHED if budget.failed else REGEX_TIME_LIMIT
         rule = next((r for r in ruleset if r.match and r.match.get("engine") == kind), None)
@@ -650,7 +657,7 @@ def run(target, *, machine=None, settings: LintSettings | None = None, ruleset=N
 
 
 def _run(target, machine, settings: LintSettings, ruleset, allow_exec: bool, subsystem, local_name, sysroot,
-         allowed_dirs, whole: bool) -> LintResult:
+         allowed_dirs, whole: bool, host) -> LintResult:
     enabled = select_rules(ruleset, settings)
     enabled_codes = {r.code for r in enabled}
     hidden_rules = hidden_by_settings(ruleset, settings) if settings.count_hidden else []
@@ -677,7 +684,7 @@ def _run(target, machine, settings: LintSettings, ruleset, allow_exec: bool, sub
 
         reload = functools.partial(condorcfg.load, target, machine=machine, subsystem=subsystem,
                                    local_name=local_name, allow_exec=allow_exec, mode="repository", sysroot=sysroot,
-                                   allowed_dirs=allowed_dirs)
+                                   allowed_dirs=allowed_dirs, host=host)
         try:
             config = reload(release=primary)
         except CondorcfgError as exc:  # HTCondor would refuse this configuration: report it, nothing else runs

@@ -25,6 +25,27 @@ first directory holding either file wins, ``.condorcfg.yaml`` before ``pyproject
     gpu = "machines/gpu.yaml"
     small = {cpus = 4, memory = 8192}
 
+A pool repository holds several kinds of host: ``roles`` names each, and says how its
+configuration is assembled (``roots`` + ``sysroot`` are the same as one role per root)::
+
+    roles:
+      cm:
+        root: common/condor_config     # the file HTCondor reads first there; `packaged` (or
+                                       # `packaged:debian`): the stock file of the role's release
+        root-path: /etc/condor/condor_config   # where the host has it (default: its place under
+                                       # the sysroot, else /etc/condor/condor_config)
+        sysroot: hosts/cm              # other absolute paths are read under this folder
+        mounts:                        # host path <- repository folders (in order: the last wins
+          /etc/condor/config.d: [common/config.d, roles/cm/config.d]   # on equal names) or file
+          /etc/condor/config.d/91_local.config: templates/91_local.config.uaf
+        removed: [/etc/condor/config.d/00-htcondor-9.0.config]   # the deployment deletes these
+        vars: {gpu_count: 4}           # Jinja2 variables of the role's mounted *.j2 files
+        hosts:                         # hosts differing only in vars: each is a role cm@NAME
+          cm01: {vars: {is_primary: true}}
+        machine-profiles: [machines/cm.yaml]   # or a mapping of names (default: the project's)
+        machine: machines/cm.yaml      # its default machine (default: its first profile)
+        version: "24.0"                # the HTCondor release it runs (default: target-version)
+
 Relative paths are relative to the directory of the file that sets them.
 
 The project file comes with the pull request, so what it can cost is bounded: at most
@@ -52,11 +73,32 @@ MAX_KNOB_CHOICES = 16  # ways through a pattern's alternatives and bounded repea
 _LIST_KEYS = ("roots", "select", "extend-select", "ignore", "known-knobs", "target-version", "policy-tests")
 _PATH_KEYS = ("sysroot", "baseline")
 _KEYS = set(_LIST_KEYS) | set(_PATH_KEYS) | {"severity", "fail-on", "machine", "machine-profiles",
-                                             "require-reason", "fragment"}
+                                             "require-reason", "fragment", "roles"}
+ROLE_KEYS = ("root", "root-path", "sysroot", "mounts", "removed", "vars", "hosts", "machine-profiles", "machine",
+             "version")
+PACKAGED = "packaged"  # `root: packaged` (or packaged:debian): the stock root file of the role's release
+MAX_ROLES = 256  # roles (hosts included) in one project: each is a configuration read per command
+ROLE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
 class ProjectConfigError(CondorcfgError):
     """A project configuration condorcfg cannot use (exit 2)."""
+
+
+@record
+class Role:
+    """One kind of host of the pool: how its configuration is assembled from the repository."""
+    name: str                    # as in `roles` ("" for the only root of `roots`)
+    root: str                    # the file read first (a path; the packaged file as shipped for `packaged`)
+    host: object = None          # condorcfg.config.hostview.HostView
+    machine_profiles: dict = factory(dict)  # name -> profile file or mapping (the project's when it names none)
+    machine: str | dict | None = None       # its default machine
+    version: str | None = None   # the release it runs (resolved)
+    line: int = 0                # where it is written in the settings file
+
+    @property
+    def label(self) -> str:
+        return self.name or "(root)"
 
 
 @record
@@ -82,6 +124,11 @@ class ProjectConfig:
     # revision, not the work tree's (a pull request must not decide how it is checked)
     revision: str | None = None
     git_top: str | None = None
+    roles: list[Role] = factory(list)  # as written in `roles`; see all_roles() for the roots' roles too
+
+    def all_roles(self) -> list[Role]:
+        """Every role: those `roles` names, else one per root (with the sysroot each root's place implies)."""
+        return self.roles or [root_role(self, root, single=len(self.roots) <= 1) for root in self.roots]
 
     def revision_file(self, path: str, limit: int) -> str | None:
         """The text of a file the settings name (the baseline) as committed in the settings' revision;
@@ -106,21 +153,37 @@ class ProjectConfig:
 
 def discover(start: str | os.PathLike | None = None) -> ProjectConfig:
     """The project configuration governing ``start`` (default: the current directory)."""
-    directory = Path(start or os.getcwd()).resolve()
-    if directory.is_file():
-        directory = directory.parent
+    directory = _start_folder(start)
+    found = governing_file(directory)
+    if found is None:
+        return ProjectConfig(directory=str(directory))
+    if found.name == YAML_NAME:
+        return load(found)
+    return _build(_read_toml(found), found, _toml_line_finder(found))
+
+
+def governing_file(start: str | os.PathLike | None = None) -> Path | None:
+    """The settings file governing ``start`` (a file or folder; default the current directory), as ruff
+    finds its settings: the nearest folder above it holding ``.condorcfg.yaml`` or a ``pyproject.toml``
+    with ``[tool.condorcfg]``, not past the top of its git work tree; None when there is none."""
+    directory = _start_folder(start)
     for candidate in (directory, *directory.parents):
         yaml_path = candidate / YAML_NAME
         if yaml_path.is_file():
-            return load(yaml_path)
+            return yaml_path
         toml_path = candidate / TOML_NAME
-        if toml_path.is_file():
-            found = _read_toml(toml_path)
-            if found is not None:
-                return _build(found, toml_path, _toml_line_finder(toml_path))
+        if toml_path.is_file() and _read_toml(toml_path) is not None:
+            return toml_path
         if (candidate / ".git").exists():
             break
-    return ProjectConfig(directory=str(directory))
+    return None
+
+
+def _start_folder(start) -> Path:
+    directory = Path(os.path.abspath(start or os.getcwd()))
+    if not directory.is_dir():  # a file, or one the change deletes: its folder
+        directory = directory.parent
+    return directory.resolve()
 
 
 def load(path: str | os.PathLike, text: str | None = None) -> ProjectConfig:
@@ -134,11 +197,13 @@ def load(path: str | os.PathLike, text: str | None = None) -> ProjectConfig:
     return _build(*_read_yaml(path, text))
 
 
-def for_command(project_file: str | None = None, settings_from: str | None = None) -> ProjectConfig:
-    """The settings a command runs with: ``--settings-from REV``, else ``--project FILE``, else found upward."""
+def for_command(project_file: str | None = None, settings_from: str | None = None,
+                start: str | None = None) -> ProjectConfig:
+    """The settings a command runs with: ``--settings-from REV``, else ``--project FILE``, else found upward
+    from ``start`` (the first file the command names; default the current directory)."""
     if settings_from is not None:
-        return from_revision(settings_from)
-    return load(project_file) if project_file else discover()
+        return from_revision(settings_from, _start_folder(start) if start else None)
+    return load(project_file) if project_file else discover(start)
 
 
 def from_revision(revision: str, start: str | os.PathLike | None = None) -> ProjectConfig:
@@ -352,7 +417,159 @@ def _build(data: dict, path: Path, line_of) -> ProjectConfig:
             if not isinstance(value, dict):
                 _fail(path, line, "'machine-profiles' must map names to profile files or mappings")
             project.machine_profiles = {str(n): _profile_ref(v, directory, path, line) for n, v in value.items()}
+    if "roles" in {k.replace("_", "-") for k in data}:
+        raw = next(k for k in data if k.replace("_", "-") == "roles")
+        if project.roots:
+            _fail(path, line_of("roots"), "'roots' and 'roles' cannot both be set: give each root as a role's `root`")
+        project.roles = _roles(data[raw], project, path, line_of(raw))
     return project
+
+
+def _roles(value, project: ProjectConfig, path: Path, line: int) -> list[Role]:
+    if not isinstance(value, dict) or not value:
+        _fail(path, line, "'roles' must map role names to their settings (root, mounts, ...)")
+    roles: list[Role] = []
+    for name, settings in value.items():
+        name = str(name)
+        role_line = line  # (the YAML is read as plain data: a role's own line is not kept)
+        if not ROLE_NAME.fullmatch(name):
+            _fail(path, role_line, f"role name {_short(name)} must be letters, digits, '.', '_' or '-' (at most 64)")
+        roles += _role(name, settings, project, path, role_line)
+        if len(roles) > MAX_ROLES:
+            _fail(path, role_line, f"more than {MAX_ROLES} roles (hosts included); condorcfg reads each one per run")
+    return roles
+
+
+def _role(name: str, settings, project: ProjectConfig, path: Path, line: int) -> list[Role]:
+    from condorcfg.config.hostview import HostView, host_key
+
+    directory = Path(project.directory)
+    if not isinstance(settings, dict):
+        _fail(path, line, f"role {name!r} must be a mapping of settings (root, mounts, ...)")
+    settings = {str(k).replace("_", "-"): v for k, v in settings.items()}
+    unknown = sorted(set(settings) - set(ROLE_KEYS))
+    if unknown:
+        _fail(path, line, f"unknown setting {unknown[0]!r} of role {name!r}; known: {', '.join(ROLE_KEYS)}")
+    version = settings.get("version")
+    if version is not None:
+        version = _release(str(version), path, line)
+    host = HostView()
+    if "sysroot" in settings:
+        host.sysroot = os.path.realpath(_path_setting(settings["sysroot"], directory, path, line, f"{name}: sysroot"))
+    root_path = settings.get("root-path")
+    if root_path is not None:
+        if not isinstance(root_path, str) or not root_path.startswith("/"):
+            _fail(path, line, f"role {name!r}: root-path must be an absolute host path such as "
+                              f"/etc/condor/condor_config")
+        host.root_path = host_key(root_path)
+    root = settings.get("root")
+    if not isinstance(root, str) or not root:
+        _fail(path, line, f"role {name!r} needs a `root`: the file HTCondor reads first on that host (a repository "
+                          f"file, or `{PACKAGED}` for the stock file of its release)")
+    if root == PACKAGED or root.startswith(PACKAGED + ":"):
+        from condorcfg.config import packaged
+
+        flavor = root.partition(":")[2] or packaged.DEFAULT_FLAVOR
+        try:
+            root, label = packaged.packaged_file(version, flavor)
+        except CondorcfgError as exc:
+            _fail(path, line, f"role {name!r}: {exc.diagnostic.message}")
+        host.labels[root] = label
+        host.root_path = host.root_path or packaged.PACKAGED_PATH
+    else:
+        root = _path_setting(root, directory, path, line, f"{name}: root")
+    mounts = settings.get("mounts") or {}
+    if not isinstance(mounts, dict):
+        _fail(path, line, f"role {name!r}: mounts must map host paths to repository folders or files")
+    from condorcfg.config.hostview import Mount
+
+    for target, sources in mounts.items():
+        target = str(target)
+        if not target.startswith("/"):
+            _fail(path, line, f"role {name!r}: mount {_short(target)} must be an absolute host path")
+        listed = [sources] if isinstance(sources, str) else sources
+        if not isinstance(listed, list) or not listed or not all(isinstance(s, str) and s for s in listed):
+            _fail(path, line, f"role {name!r}: mount {_short(target)} must name a repository folder, a list of them, "
+                              f"or one file")
+        full = [_path_setting(s, directory, path, line, f"{name}: mount {target}") for s in listed]
+        folder = not (isinstance(sources, str) and not os.path.isdir(full[0]))
+        if folder and not all(os.path.isdir(f) or not os.path.exists(f) for f in full):
+            _fail(path, line, f"role {name!r}: mount {_short(target)} lists a file among folders; mount a file on "
+                              f"its own host path")
+        host.mounts.append(Mount(host_key(target), full, folder))
+    removed = settings.get("removed") or []
+    if isinstance(removed, str):
+        removed = [removed]
+    if not isinstance(removed, list) or not all(isinstance(r, str) and r.startswith("/") for r in removed):
+        _fail(path, line, f"role {name!r}: removed must list absolute host paths")
+    host.removed = [host_key(r) for r in removed]
+    variables = settings.get("vars") or {}
+    if not isinstance(variables, dict):
+        _fail(path, line, f"role {name!r}: vars must map variable names to values")
+    if root.endswith(".j2"):  # a templated root: rendered like the files it mounts
+        from condorcfg.config.hostview import DEFAULT_ROOT_PATH
+
+        host.mounts.append(Mount(host.root_path or DEFAULT_ROOT_PATH, [root], False))
+    profiles = settings.get("machine-profiles")
+    if profiles is None:
+        role_profiles = dict(project.machine_profiles)
+    elif isinstance(profiles, list) and all(isinstance(p, str) for p in profiles):
+        role_profiles = {Path(p).stem: p for p in profiles}
+    elif isinstance(profiles, dict):
+        role_profiles = {str(n): _profile_ref(v, directory, path, line) for n, v in profiles.items()}
+    else:
+        _fail(path, line, f"role {name!r}: machine-profiles must list profile files or map names to them")
+    machine = settings.get("machine")
+    if machine is not None:
+        machine = _profile_ref(machine, directory, path, line)
+    elif profiles is not None and role_profiles:
+        machine = next(iter(role_profiles))
+    else:
+        machine = project.machine
+    hosts = settings.get("hosts")
+    if hosts is None:
+        return [Role(name, root, _with_vars(host, variables), role_profiles, machine, version, line)]
+    if not isinstance(hosts, dict) or not hosts:
+        _fail(path, line, f"role {name!r}: hosts must map host names to their settings ({{vars: ...}})")
+    roles = []
+    for host_name, extra in hosts.items():
+        host_name = str(host_name)
+        if not ROLE_NAME.fullmatch(host_name):
+            _fail(path, line, f"role {name!r}: host name {_short(host_name)} must be letters, digits, '.', '_' or '-'")
+        extra = extra or {}
+        if not isinstance(extra, dict) or set(extra) - {"vars"} or not isinstance(extra.get("vars", {}), dict):
+            _fail(path, line, f"role {name!r}: host {host_name!r} may set only `vars` (a mapping)")
+        roles.append(Role(f"{name}@{host_name}", root, _with_vars(host, {**variables, **extra.get("vars", {})}),
+                          role_profiles, machine, version, line))
+    return roles
+
+
+def _with_vars(host, variables: dict):
+    from condorcfg.config.hostview import HostView
+
+    return HostView(host.sysroot, list(host.mounts), list(host.removed), host.root_path, dict(variables),
+                    dict(host.labels))
+
+
+def root_role(project: ProjectConfig, root: str, single: bool) -> Role:
+    """The role of a root given in `roots` (or on the command line): a root kept at
+    ``<folder>/etc/condor/condor_config`` inside the sysroot is that host's file, so ``<folder>`` is its
+    sysroot (hosts/cm/etc/condor/condor_config reads hosts/cm/etc/condor/config.d, not the sysroot's)."""
+    from condorcfg.config.hostview import HostView, host_folder_of
+
+    host = None
+    if project.sysroot:
+        sysroot = os.path.realpath(project.sysroot)
+        own = host_folder_of(os.path.realpath(root))
+        host = HostView(sysroot=own if own and within(own, sysroot) else sysroot)
+    name = "" if single else os.path.relpath(root, project.directory)
+    return Role(name, root, host, dict(project.machine_profiles), project.machine, None, 0)
+
+
+def _path_setting(value, directory: Path, path: Path, line: int, key: str) -> str:
+    if not isinstance(value, str) or not value:
+        _fail(path, line, f"{key} must be a path (relative to {path.name})")
+    return _inside(directory, value, path, line, key)
 
 
 def _release(text: str, path, line: int) -> str:

@@ -44,9 +44,12 @@ class ReportView:
             return file
         return file if relative.startswith(".." + os.sep) or relative == ".." else relative
 
-    def message(self, finding, from_root: bool = False) -> str:
-        """A finding's message with the places in it written as this report writes paths."""
-        return finding.message_shown(self.root_path if from_root else self.display_path)
+    def message(self, finding, from_root: bool = False, with_roles: bool = False) -> str:
+        """A finding's message with the places in it written as this report writes paths; ``with_roles``:
+        led by the pool roles it holds in (``[cm, ep] ...``), for formats with no field of their own."""
+        text = finding.message_shown(self.root_path if from_root else self.display_path)
+        roles = getattr(finding, "roles", ())
+        return f"[{', '.join(roles)}] {text}" if with_roles and roles else text
 
     def notes(self, finding, from_root: bool = False) -> list[str]:
         return finding.notes_shown(self.root_path if from_root else self.display_path)

@@ -42,7 +42,7 @@ def render(result, view) -> str:
                 elif loc.end_column:
                     props.append(f"endColumn={loc.end_column}")
         props.append(f"title={_prop(f'{finding.code} {finding.rule}')}")
-        lines = [view.message(finding), *(f"note: {note}" for note in view.notes(finding))]
+        lines = [view.message(finding, with_roles=True), *(f"note: {note}" for note in view.notes(finding))]
         if finding.fix:
             lines.append(f"help: {' '.join(finding.fix.split())}")
         out.append(f"::{_LEVEL.get(finding.severity, 'warning')} {','.join(props)}::{_data(*lines)}")

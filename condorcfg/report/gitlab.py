@@ -40,7 +40,7 @@ def render(result, view) -> str:
             path = view.root_path(result.files[0]) if result.files else "."
             begin = end = 1
         issue = {
-            "description": view.message(finding, from_root=True),
+            "description": view.message(finding, from_root=True, with_roles=True),
             "check_name": finding.code or finding.rule or "condorcfg",
             "fingerprint": _fingerprint(finding, path, view, seen, used),
             "severity": SEVERITY.get(finding.severity, "minor"),

@@ -40,8 +40,8 @@ def render(result, view) -> str:
             case = ET.Element("testcase", classname=_clean(path), name=_clean(f"{title} at {where}"))
         else:  # about the configuration as a whole
             case = ET.Element("testcase", classname=_clean(fallback), name=_clean(title))
-        failure = ET.SubElement(case, "failure", type=_clean(finding.severity), message=_clean(view.message(finding)))
-        lines = [view.message(finding), *(f"note: {note}" for note in view.notes(finding))]
+        failure = ET.SubElement(case, "failure", type=_clean(finding.severity), message=_clean(view.message(finding, with_roles=True)))
+        lines = [view.message(finding, with_roles=True), *(f"note: {note}" for note in view.notes(finding))]
         if finding.fix:
             lines.append(f"help: {' '.join(finding.fix.split())}")
         failure.text = "\n".join(_clean(line) for line in lines)

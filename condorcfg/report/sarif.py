@@ -38,6 +38,8 @@ def render(result, view) -> str:
                 "message": {"text": _message(finding, view)}}
         if finding.code in index:
             item["ruleIndex"] = index[finding.code]
+        if finding.roles:  # (the pool roles whose configuration has it)
+            item["properties"] = {"roles": list(finding.roles)}
         loc = finding.location or (_fallback(result))
         if loc is not None:
             item["locations"] = [{"physicalLocation": _physical(loc, root, uris)}]
@@ -92,7 +94,7 @@ def _descriptor(rule) -> dict:
 
 
 def _message(finding, view) -> str:
-    text = view.message(finding, from_root=True)
+    text = view.message(finding, from_root=True, with_roles=True)
     for note in view.notes(finding, from_root=True):
         text += f"\nnote: {note}"
     return text

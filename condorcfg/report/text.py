@@ -37,7 +37,7 @@ def render(result, view) -> str:
             where = paint(_BOLD, where + ":") + " "
         severity, code = printable(finding.severity), printable(finding.code or "")
         head = f"{paint(_COLORS.get(finding.severity, ''), severity)} {paint(_BOLD, code)}"
-        out.append(f"{where}{head} {printable(finding.rule or '')} {printable(view.message(finding))}".rstrip())
+        out.append(f"{where}{head} {printable(finding.rule or '')} {printable(view.message(finding, with_roles=True))}".rstrip())
         out.extend(_excerpt(finding, paint))
         for note in view.notes(finding):
             out.append(f"  = note: {printable(note)}")
