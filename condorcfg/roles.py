@@ -41,7 +41,10 @@ def read(role: Role, project: ProjectConfig, *, machine=None, subsystem: str | N
     """The role's configuration, read as its hosts read it (the reader's repository mode)."""
     import condorcfg
 
-    return condorcfg.load(role.root, machine=machine, subsystem=subsystem, local_name=local_name,
+    from condorcfg.config.hostview import shown_path
+
+    root = role.root if role.root in (role.host.labels if role.host else ()) else shown_path(role.root)
+    return condorcfg.load(root, machine=machine, subsystem=subsystem, local_name=local_name,
                           allow_exec=allow_exec, mode="repository", host=role.host,
                           allowed_dirs=allowed_dirs(project), release=release if release else role.version)
 

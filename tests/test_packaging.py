@@ -8,6 +8,8 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from condorcfg import resources
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,14 +52,25 @@ def test_the_pre_commit_hook_definition():
     assert (tests["id"], tests["entry"], tests["pass_filenames"]) == ("condorcfg-test", "condorcfg test", False)
 
 
-def test_the_readme_pins_the_current_release():
+def test_the_readme_pins_a_commit_that_exists():
+    """Every pin of condorcfg in the README (pre-commit `rev:`, the Action, pip) is one commit of this
+    repository that provides the hooks: a new user's `rev:` must resolve (there are no release tags)."""
     import re
-
-    from condorcfg import __version__
+    import shutil
+    import subprocess
 
     readme = (ROOT / "README.md").read_text()
-    assert re.findall(r"^\s+rev: (\S+)", readme, re.M) == [f"v{__version__}"]
-    assert set(re.findall(r"condorcfg@(v[\w.]+)", readme)) == {f"v{__version__}"}
+    pins = set(re.findall(r"^\s+rev: (\S+)", readme, re.M)) | set(re.findall(r"condorcfg@([\w.]+)", readme))
+    assert len(pins) == 1 and re.fullmatch(r"[0-9a-f]{40}", next(iter(pins))), pins
+    if not (ROOT / ".git").exists() or shutil.which("git") is None:
+        pytest.skip("not a git checkout: the pinned commit cannot be looked up")
+    commit = next(iter(pins))
+    hooks = subprocess.run(["git", "show", f"{commit}:.pre-commit-hooks.yaml"], cwd=ROOT, capture_output=True,
+                           text=True)
+    assert hooks.returncode == 0, f"the README pins {commit}, which is not a commit of this repository"
+    assert "id: condorcfg\n" in hooks.stdout and "id: condorcfg-test\n" in hooks.stdout
+    ancestor = subprocess.run(["git", "merge-base", "--is-ancestor", commit, "HEAD"], cwd=ROOT)
+    assert ancestor.returncode == 0, f"{commit} is not in the history of HEAD"
 
 
 def test_the_github_action():

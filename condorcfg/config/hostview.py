@@ -140,6 +140,15 @@ class HostView:
         return any(path == r or path.startswith(r.rstrip("/") + "/") for r in self.removed)
 
 
+def shown_path(path: str, cwd: str | None = None) -> str:
+    """How a repository file the view found is named in reports: relative to the current directory when it
+    lies below it (as the user would type it), else as it is."""
+    if not os.path.isabs(path):
+        return path
+    relative = os.path.relpath(path, cwd or os.getcwd())
+    return path if relative == ".." or relative.startswith(".." + os.sep) else relative
+
+
 def host_key(path: str) -> str:
     """A host path as the view compares it: absolute, normalised, no trailing slash."""
     normal = posixpath.normpath("/" + path.replace(os.sep, "/").lstrip("/"))

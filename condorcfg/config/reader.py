@@ -46,7 +46,7 @@ import time
 
 from condorcfg.config import statements as st
 from condorcfg.config.conditions import VERSION, ConditionError, evaluate_condition
-from condorcfg.config.hostview import DEFAULT_ROOT_PATH, HostView, observed, root_path_in
+from condorcfg.config.hostview import DEFAULT_ROOT_PATH, HostView, observed, root_path_in, shown_path
 from condorcfg.config.host import (apply_environment, discover_config, host_definition, insert_hostnames,
                                    insert_special)
 from condorcfg.config.limits import MAX_FILE_SIZE, BudgetExceeded
@@ -273,7 +273,7 @@ class Reader:
                 where, code="outside-file",
                 notes=["the result depends on this machine's files; pass the file explicitly to check it too"]))
         self.config.budget.read(len(data), (status.st_dev, status.st_ino), where or Location(path))
-        shown = full if self._mapped(path, given) else path  # the file read
+        shown = shown_path(full, self.cwd) if self._mapped(path, given) else path  # the file read
         if self.host is not None and self.host.labels:
             shown = self.host.labels.get(full, shown)
         self.config.files.append(shown)
