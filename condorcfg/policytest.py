@@ -139,12 +139,13 @@ def _line(node, key=None) -> int:
         return 0
 
 
-def run_file(path: str, project=None, run: Run | None = None) -> list[CaseResult]:
+def run_file(path: str, project=None, run: Run | None = None, only: set[str] | None = None) -> list[CaseResult]:
     """Run the cases of one policy test file; CondorcfgError when the file itself cannot be used.
 
     ``project`` (a :class:`~condorcfg.lint.project.ProjectConfig`; default: none, in the current directory)
     gives the roles and the trust boundary (its folder); ``run`` (default: one for this file) what the
-    cases may still spend; once it is ``stopped`` no more cases are run.
+    cases may still spend; once it is ``stopped`` no more cases are run.  ``only``: run just the cases of
+    these roles (``--role``; their hosts included).
     """
     from condorcfg.inputs import load_document, read_text
     from condorcfg.lint.project import ProjectConfig
@@ -193,6 +194,8 @@ def run_file(path: str, project=None, run: Run | None = None) -> list[CaseResult
     for index, case in enumerate(cases):
         line = _line(cases[index]) if hasattr(cases, "lc") else 0
         role = case.get("role", data.get("role")) if isinstance(case, dict) else data.get("role")
+        if only is not None and role not in only and not any(name.startswith(f"{role}@") for name in only):
+            continue
         config, ads, slots = targets.get(role, line)
         result = _run_case(case, index, line, config, ads, slots, shown, run)
         budget = current()
@@ -279,7 +282,11 @@ class _Targets:
                                 "settings)", shown, line or 1)
                 role = known[0]
             else:
-                found = [r for r in known if r.name == role_name]
+                found = [r for r in known if r.name == role_name] or [r for r in known
+                                                                       if r.name.startswith(f"{role_name}@")]
+                if len(found) > 1:
+                    raise _fail(f"role {_clip(role_name)!r} has several hosts ({', '.join(r.name for r in found)}); "
+                                f"name one", shown, line or _line(self.data, "role") or 1)
                 if not found:
                     names = ", ".join(r.name for r in known if r.name) or "none"
                     raise _fail(f"no role named {_clip(role_name)!r} in the project settings (its roles: {names})",

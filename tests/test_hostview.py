@@ -229,3 +229,36 @@ def test_a_template_that_cannot_be_rendered_is_unusable_input(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "30-ep.j2:2" in err and "undefined_thing" in err and "Traceback" not in err
     assert project.all_roles()
+
+
+# --- which settings govern a file: the folders its path names, not where committed links lead -------
+
+@pytest.mark.parametrize("named", ["linked", "linked/", "linked/sub/x.conf", "linked/x.conf", "deep/linked/x.conf"])
+def test_settings_behind_a_committed_link_never_govern(tmp_path, named, capsys, monkeypatch):
+    """A pull request commits `linked -> /elsewhere`, where a settings file (and a secret) wait: naming a
+    file through the link still finds the repository's own settings, so the folder the command may read
+    stays the repository, and the secret is never read."""
+    from condorcfg.cli import main
+
+    repo, outside = tmp_path / "repo", tmp_path / "outside"
+    write(outside, {".condorcfg.yaml": "roots: [secret.conf]\n", "secret.conf": "SECRET = s3cr3t-value\n",
+                    "x.conf": "include : secret.conf\n", "sub/x.conf": "include : ../secret.conf\n"})
+    write(repo, {".condorcfg.yaml": "ignore: [CFG113]\n", "deep/.keep": ""})
+    (repo / ".git").mkdir()
+    (repo / "linked").symlink_to(outside)
+    (repo / "deep/linked").symlink_to(outside)
+    assert project_module.governing_file(repo / named) == repo / ".condorcfg.yaml"
+    monkeypatch.chdir(repo)
+    main(["lint", "--format", "json", named])
+    captured = capsys.readouterr()
+    assert "s3cr3t-value" not in captured.out + captured.err
+
+
+def test_links_above_the_work_tree_are_followed(tmp_path):
+    """A checkout under a symlinked folder (a home on another disk) still finds its settings."""
+    real = tmp_path / "data/repo"
+    write(real, {".condorcfg.yaml": "ignore: [CFG113]\n", "etc/condor_config": "X = 1\n"})
+    (real / ".git").mkdir()
+    (tmp_path / "home").symlink_to(tmp_path / "data")
+    assert project_module.governing_file(tmp_path / "home/repo/etc/condor_config") == \
+        tmp_path / "home/repo/.condorcfg.yaml"

@@ -32,6 +32,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--settings-from", metavar="REV",
                         help="take the project settings as committed in git revision REV (in CI of a pull request: "
                              "the base branch), not from the work tree")
+    parser.add_argument("--role", action="append", metavar="NAME",
+                        help="run only the cases of this role of the project settings (repeatable)")
     parser.add_argument("--format", choices=("text", "json", "junit"), default="text")
 
 
@@ -63,8 +65,15 @@ def run(args) -> int:
     from condorcfg.policytest import Run, run_file
 
     # the project folder is the boundary of what test files may name: known before any of them is read
-    project = project_module.for_command(args.project, args.settings_from)
+    # (the settings nearest above the first file named, as lint finds them; a nearer settings file can only
+    # narrow the folder its tests may read)
     try:
+        project = project_module.for_command(args.project, args.settings_from, args.files[0] if args.files else None)
+        only = None
+        if args.role:
+            from condorcfg import roles
+
+            only = {role.name for role in roles.chosen(project, args.role)}
         files = _files(args, project)
     except CondorcfgError as exc:
         print(exc.diagnostic.format(), file=sys.stderr)
@@ -76,7 +85,7 @@ def run(args) -> int:
     results, limits = [], Run()
     for path in files:
         try:
-            results.append((path, run_file(path, project, limits)))
+            results.append((path, run_file(path, project, limits, only)))
         except CondorcfgError as exc:
             print(exc.diagnostic.format(), file=sys.stderr)
             return EXIT_USAGE

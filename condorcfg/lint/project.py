@@ -152,11 +152,11 @@ class ProjectConfig:
 
 
 def discover(start: str | os.PathLike | None = None) -> ProjectConfig:
-    """The project configuration governing ``start`` (default: the current directory)."""
-    directory = _start_folder(start)
-    found = governing_file(directory)
+    """The project configuration governing ``start`` (default: the current directory); without one, the
+    current directory is the project folder (never a folder a named file's links lead to)."""
+    found = governing_file(start)
     if found is None:
-        return ProjectConfig(directory=str(directory))
+        return ProjectConfig(directory=str(Path.cwd().resolve()))
     if found.name == YAML_NAME:
         return load(found)
     return _build(_read_toml(found), found, _toml_line_finder(found))
@@ -165,25 +165,40 @@ def discover(start: str | os.PathLike | None = None) -> ProjectConfig:
 def governing_file(start: str | os.PathLike | None = None) -> Path | None:
     """The settings file governing ``start`` (a file or folder; default the current directory), as ruff
     finds its settings: the nearest folder above it holding ``.condorcfg.yaml`` or a ``pyproject.toml``
-    with ``[tool.condorcfg]``, not past the top of its git work tree; None when there is none."""
-    directory = _start_folder(start)
-    for candidate in (directory, *directory.parents):
+    with ``[tool.condorcfg]``, not past the top of its git work tree; None when there is none.
+
+    The folders are those the path names, not where committed links lead: a pull request's link
+    ``tests/linked -> /elsewhere`` must not make a settings file elsewhere govern (and widen the folder
+    the command may read).  So a folder reached through a link inside the work tree is passed over;
+    links above the work tree's top (a symlinked home) are the machine's, and followed."""
+    for candidate in _settings_folders(_start_folder(start)):
         yaml_path = candidate / YAML_NAME
         if yaml_path.is_file():
             return yaml_path
         toml_path = candidate / TOML_NAME
         if toml_path.is_file() and _read_toml(toml_path) is not None:
             return toml_path
-        if (candidate / ".git").exists():
-            break
     return None
 
 
+def _settings_folders(directory: Path) -> list[Path]:
+    """The folders whose settings may govern ``directory`` (a lexical, absolute path), nearest first."""
+    chain = [directory, *directory.parents]
+    top = next((index for index, folder in enumerate(chain) if (folder / ".git").exists()), None)
+    if top is None:  # (no work tree: nothing committed can place a link; as the file system has it)
+        real = directory.resolve()
+        return [real, *real.parents]
+    linked_below = [index for index in range(top + 1) if chain[index].is_symlink()]
+    lowest_trusted = max(linked_below) + 1 if linked_below else 0
+    return chain[lowest_trusted:top + 1]
+
+
 def _start_folder(start) -> Path:
+    """The folder a path is in (lexically: a link is not followed), or the folder itself."""
     directory = Path(os.path.abspath(start or os.getcwd()))
-    if not directory.is_dir():  # a file, or one the change deletes: its folder
+    if directory.is_symlink() or not directory.is_dir():  # a file, a link, or one the change deletes
         directory = directory.parent
-    return directory.resolve()
+    return directory
 
 
 def load(path: str | os.PathLike, text: str | None = None) -> ProjectConfig:
