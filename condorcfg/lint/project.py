@@ -77,7 +77,7 @@ _KEYS = set(_LIST_KEYS) | set(_PATH_KEYS) | {"severity", "fail-on", "machine", "
 ROLE_KEYS = ("root", "root-path", "sysroot", "mounts", "removed", "vars", "hosts", "machine-profiles", "machine",
              "version")
 PACKAGED = "packaged"  # `root: packaged` (or packaged:debian): the stock root file of the role's release
-MAX_ROLES = 256  # roles (hosts included) in one project: each is a configuration read per command
+MAX_ROLES = 64  # roles (hosts included) in one project: each is a configuration a command may read
 ROLE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
