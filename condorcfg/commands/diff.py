@@ -134,20 +134,39 @@ def _open_sides(args, project, cwd: str, opened: list) -> tuple[list[tuple], tup
                 sides.append([roles.rebased(root_role(project, os.path.join(side.top, inside), single=True),
                                             side.rebased)])
             else:
-                sides.append([roles.rebased(role, side.rebased) for role in chosen])
+                sides.append(_roles_at(side, project, chosen, args))
         else:
             labels.append(text)
             sides.append([root_role(project, text, single=True)])  # (as written: places are shown so)
     old, new = sides
-    if len(old) == len(new):
-        pairs = [(o.name if len(old) > 1 or o.name == n.name else "", o, n) for o, n in zip(old, new)]
-    elif len(old) == 1 or len(new) == 1:
+    named = any(role.name for role in (*old, *new))
+    if not named and len(old) == len(new):  # one configuration per side (files, or the roots of `roots`)
+        return [("", o, n) for o, n in zip(old, new)], (labels[0], labels[1])
+    if (len(old) == 1 and not old[0].name) or (len(new) == 1 and not new[0].name):
         raise roles.usage(project, f"{args.old if len(old) == 1 else args.new} is one configuration, the other "
                                    f"side {len(new) if len(old) == 1 else len(old)} roles; compare two revisions, "
                                    f"choose a role with --role, or name both configurations (git:REV:PATH)")
-    else:
-        raise roles.usage(project, "the two sides have different roles")
-    return pairs, (labels[0], labels[1])
+    # roles by name: one only a side has was added or removed
+    before, after = {role.name: role for role in old}, {role.name: role for role in new}
+    order = [*after, *(name for name in before if name not in after)]
+    return [(name, before.get(name), after.get(name)) for name in order], (labels[0], labels[1])
+
+
+def _roles_at(side, project, chosen, args) -> list:
+    """The chosen roles as of a revision: as that revision's own settings file defines them (its `vars`,
+    mounts and roles are part of what it deploys), their paths in the revision.  With --settings-from, or when
+    the revision has no settings file there, the settings the command runs with define them."""
+    from condorcfg import roles
+    from condorcfg.lint import project as project_module
+
+    defined = None
+    if project.path and args.settings_from is None:
+        other = project_module.at_revision(project, side.top, side.revision, side.label)
+        if other is not None:
+            names = args.role or []
+            defined = [role for role in other.all_roles() if not names or role.name in names
+                       or any(role.name.startswith(f"{name}@") for name in names)]
+    return [roles.rebased(role, side.rebased) for role in (chosen if defined is None else defined)]
 
 
 @record
@@ -156,6 +175,7 @@ class RoleDiff:
     values: list       # ValueChange
     fleet: list        # (machine names, SlotChanges)
     machines: int      # machines compared
+    presence: str = ""  # "added" or "removed": the role is on one side only
 
 
 def _diff_role(args, project, name: str, pair, machines: dict, budget) -> RoleDiff:
@@ -209,6 +229,9 @@ def run(args) -> int:
             pairs, labels = _open_sides(args, project, os.getcwd(), opened)
             budget = FleetBudget()  # (one for every role and machine of the run)
             for name, old_role, new_role in pairs:
+                if old_role is None or new_role is None:  # a role the change adds or removes
+                    results.append(RoleDiff(name, [], [], 0, "added" if old_role is None else "removed"))
+                    continue
                 machines = _machines(args, project, new_role)
                 results.append(_diff_role(args, project, name, (old_role, new_role), machines, budget))
         except CondorcfgError as exc:
@@ -217,7 +240,7 @@ def run(args) -> int:
         finally:
             for side in opened:
                 side.cleanup()
-    changed = any(result.values or result.fleet for result in results)
+    changed = any(result.values or result.fleet or result.presence for result in results)
     if len(results) == 1 and not results[0].role:  # one configuration: the report as it always was
         values, fleet, machines = results[0].values, results[0].fleet, results[0].machines
         if args.format == "json":
@@ -235,7 +258,8 @@ def run(args) -> int:
             for key in ("values", "slots", "slots_not_listed"):
                 for item in part[key]:
                     item["role"] = result.role
-            report["roles"].append({"role": result.role, "changed": bool(result.values or result.fleet),
+            report["roles"].append({"role": result.role, "presence": result.presence or "both",
+                                    "changed": bool(result.values or result.fleet or result.presence),
                                     "machines": result.machines, "values": part["values"], "slots": part["slots"],
                                     "slots_not_listed": part["slots_not_listed"]})
         print(defuse_json(json.dumps(report, indent=2, ensure_ascii=True)))
@@ -256,6 +280,9 @@ def _summary(results) -> str:
     needed ("3 roles: START changes on ep (2 machines); cm unchanged; restart needed on ep")."""
     parts, unchanged, restart = [], [], []
     for result in results:
+        if result.presence:
+            parts.append(f"role {result.role} {result.presence}")
+            continue
         if not (result.values or result.fleet):
             unchanged.append(result.role)
             continue

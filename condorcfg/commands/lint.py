@@ -358,7 +358,8 @@ def _roles_reading(args, project, paths: list[str], deleted: list[str], hook: bo
     if any(places(path) & settings_files for path in [*changed, *deleted]):
         return [Unit([role.root], True, role) for role in candidates]
     reads: list[tuple[Role, set[str], set[str]]] = []
-    for role in candidates:  # (reading is a fraction of linting; only the roles touched are linted)
+    every = project.all_roles()  # (a file --role leaves out may still be read by another role: not "no role")
+    for role in every:  # (reading is a fraction of linting; only the roles touched are linted)
         config = roles_module.read(role, project, subsystem=args.subsystem, allow_exec=args.allow_exec)
         reads.append((role, {real(f) for f in config.files} | {real(role.root)},
                       {real(p) for p in config.places_looked}))
@@ -368,13 +369,17 @@ def _roles_reading(args, project, paths: list[str], deleted: list[str], hook: bo
         found = [role for role, files, _looked in reads if places(path) & files]
         if not found and not hook:
             found = [role for role, _files, looked in reads if places(path) & looked]
-        if found:
-            touched += [role for role in found if role not in touched]
+        chosen = [role for role in found if role in candidates]
+        if chosen:
+            touched += [role for role in chosen if role not in touched]
+        elif found:
+            print(safe_line(f"condorcfg lint: {path} is read by {', '.join(role.label for role in found)}, which "
+                            f"--role leaves out; not linted"), file=sys.stderr)
         elif not hook or CONFIG_NAME.search(path.replace(os.sep, "/")):
             alone.append(path)
     for path in deleted:
         parent = real(os.path.dirname(path))
-        touched += [role for role, files, looked in reads if role not in touched
+        touched += [role for role, files, looked in reads if role not in touched and role in candidates
                     and (real(path) in looked or parent in looked or places(path) & files)]
     units = [Unit([role.root], True, role) for role in candidates if role in touched]
     return units + [Unit([path], False, None, fragment=True) for path in alone]
@@ -468,7 +473,8 @@ def _merge(results, units=()):
                 seen_hidden.add(key)
                 merged.hidden.append(finding)
         merged.suppressed += result.suppressed
-        merged.rules_run += [r for r in result.rules_run if r not in merged.rules_run]
+        known = {rule.code for rule in merged.rules_run}  # (by code: comparing whole rule records costs a run ms)
+        merged.rules_run += [r for r in result.rules_run if r.code not in known]
         merged.skipped_rules += [s for s in result.skipped_rules if s not in merged.skipped_rules]
         merged.files += [f for f in result.files if f not in merged.files]
         merged.fatal |= result.fatal

@@ -72,7 +72,7 @@ def run(args) -> int:
     for role, config in configs:
         if args.format != "json":
             print(safe_line(f"[{role}]"))
-        status = max(status, _answer(args, config, answers.setdefault(role, {})))
+        status = max(status, _answer(args, config, answers.setdefault(role, {}), role))
     if args.format == "json":
         import json
 
@@ -80,9 +80,9 @@ def run(args) -> int:
     return status
 
 
-def _answer(args, config, json_out: dict | None = None) -> int:
+def _answer(args, config, json_out: dict | None = None, role: str | None = None) -> int:
     """Print the knobs' answers from ``config``; the exit status.  ``json_out``: fill it instead of printing
-    the JSON object (one role's part of a larger one)."""
+    the JSON object (one role's part of a larger one); ``role``: whose answers they are (said on stderr)."""
     from condorcfg.diagnostics import CondorcfgError
 
     status = EXIT_OK
@@ -115,7 +115,7 @@ def _answer(args, config, json_out: dict | None = None) -> int:
     for name in args.knobs:
         value = values[name]
         if value is None:
-            print(safe_line(f"Not defined: {name}"), file=sys.stderr)
+            print(safe_line(f"Not defined: {name}" + (f" (role {role})" if role else "")), file=sys.stderr)
             status = max(status, EXIT_UNDEFINED)
             if not args.verbose:
                 continue

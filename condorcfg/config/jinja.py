@@ -451,8 +451,17 @@ class _Environment(ImmutableSandboxedEnvironment):
         return checked
 
 
+_LINE_MARK = "_condorcfg_template_line_"  # called before each piece of output with its template line
+
+
 def render(text: str, variables: Mapping[str, object], source: str) -> str:
-    """``text``, a Jinja2 template read from ``source``, rendered with ``variables``.
+    """``text``, a Jinja2 template read from ``source``, rendered with ``variables``; see :func:`render_lines`."""
+    return render_lines(text, variables, source)[0]
+
+
+def render_lines(text: str, variables: Mapping[str, object], source: str) -> tuple[str, list[int]]:
+    """``text``, a Jinja2 template read from ``source``, rendered with ``variables``, and for each line of
+    the output the template line it comes from (a finding in the rendered text points at the template).
 
     Raises :class:`CondorcfgError` (code ``template-render``) for anything the template does wrong or
     any limit it reaches.
@@ -470,6 +479,7 @@ def render(text: str, variables: Mapping[str, object], source: str) -> str:
             tag = {"FromImport": "from ... import"}.get(type(node).__name__, type(node).__name__.lower())
             raise _error(Text("`{tag}` is not supported: condorcfg renders one file; lint the rendered output "
                               "instead", tag=tag), source, node.lineno, [_RENDER_ELSEWHERE])
+        _mark_lines(tree)
         template = env.template_class.from_code(env, env.compile(tree, source, filename), env.make_globals(None))
     except CondorcfgError:
         raise
@@ -478,6 +488,15 @@ def render(text: str, variables: Mapping[str, object], source: str) -> str:
     template.root_render_func.__globals__.update(str_join=env.join, markup_join=env.markup_join)
     meter.steps, meter.sizes = 0, {}  # constants folded while compiling spent from the same meter
     parts, size, failure = [], 0, None
+    lines: list[int] = []  # the template line of each output line
+    place = {"line": 1, "literal": True}  # where the output being written comes from
+
+    def mark(line: int, literal: bool) -> str:
+        place["line"], place["literal"] = line, literal
+        return ""
+
+    env.globals[_LINE_MARK] = mark
+    at_start = True
     meter.outer, meter.active = sys.gettrace(), True
     sys.settrace(meter.trace)
     try:
@@ -490,6 +509,20 @@ def render(text: str, variables: Mapping[str, object], source: str) -> str:
                                     "configuration file); make the template write less", limit=MAX_RENDERED_BYTES))
                 meter.spend(len(part))
                 parts.append(part)
+                if not part:
+                    continue
+                if at_start:
+                    lines.append(place["line"])
+                # (a literal's line breaks are the template's own; a value's stay on the line of its {{ }})
+                breaks = part.count("\n")
+                for _ in range(breaks if place["literal"] else 0):
+                    place["line"] += 1
+                    lines.append(place["line"])
+                if not place["literal"]:
+                    lines.extend([place["line"]] * breaks)
+                at_start = part.endswith("\n")
+                if at_start:
+                    lines.pop()  # (the line after a final break has not started yet)
         finally:
             stream.close()
         if meter.stop is not None:
@@ -502,7 +535,21 @@ def render(text: str, variables: Mapping[str, object], source: str) -> str:
     if failure is not None:
         exc = meter.stop or failure
         raise _failure(exc, _line(exc.__traceback__, template), source) from None
-    return "".join(parts)
+    return "".join(parts), lines
+
+
+def _mark_lines(tree) -> None:
+    """Put before each piece of output a call saying which template line it comes from (literal text, whose
+    line breaks are the template's, or a value)."""
+    for output in tree.find_all(nodes.Output):
+        marked = []
+        for child in output.nodes:
+            literal = isinstance(child, nodes.TemplateData)
+            marked.append(nodes.Call(nodes.Name(_LINE_MARK, "load", lineno=child.lineno),
+                                     [nodes.Const(child.lineno), nodes.Const(literal)], [], None, None,
+                                     lineno=child.lineno))
+            marked.append(child)
+        output.nodes = marked
 
 
 def _line(tb, template) -> int:

@@ -277,12 +277,12 @@ class Reader:
         if self.host is not None and self.host.labels:
             shown = self.host.labels.get(full, shown)
         self.config.files.append(shown)
-        text = decode(data)
+        text, line_map = decode(data), None
         if self.host is not None and self.host.renders(full):
-            from condorcfg.config.jinja import render  # (only a role's *.j2 files need Jinja2)
+            from condorcfg.config.jinja import render_lines  # (only a role's *.j2 files need Jinja2)
 
-            text = render(text, self.host.variables, shown)
-        self.read_text(text, shown, depth)
+            text, line_map = render_lines(text, self.host.variables, shown)
+        self.read_text(text, shown, depth, line_map=line_map)
         return True
 
     def _absent(self, path: str, full: str | None, where: Location | None, required: bool, given: bool,
@@ -344,9 +344,16 @@ class Reader:
     # --- statements ------------------------------------------------------------------------
 
     def read_text(self, text: str, file: str, depth: int, first_line: int = 1, template: str | None = None,
-                  use_location: Location | None = None) -> None:
+                  use_location: Location | None = None, line_map: list[int] | None = None) -> None:
+        """Read configuration text; ``line_map``: the line of ``file`` each line of ``text`` comes from (a
+        rendered template's), so every place points into the file the user wrote."""
+        lines = iter_logical_lines(text, first_line)
+        if line_map:
+            last = len(line_map)
+            lines = ((logical, line_map[min(line, last) - 1], line_map[min(end, last) - 1], column, strict)
+                     for logical, line, end, column, strict in lines)
         try:
-            self._read_lines(iter_logical_lines(text, first_line), file, depth, template, use_location)
+            self._read_lines(lines, file, depth, template, use_location)
         except LineTooLong as exc:
             raise _fatal("a logical line is longer than the limit; check for a runaway `\\` continuation",
                          Location(file, exc.line), code="line-too-long")

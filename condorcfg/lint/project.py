@@ -265,6 +265,19 @@ def from_revision(revision: str, start: str | os.PathLike | None = None) -> Proj
     return ProjectConfig(directory=str(directory), revision=commit, git_top=str(top))
 
 
+def at_revision(project: ProjectConfig, top: str, commit: str, label: str) -> ProjectConfig | None:
+    """The settings file of ``project`` as committed in ``commit`` of the work tree at ``top`` (its paths
+    still the work tree's, as :func:`from_revision` reads them), or None when that revision has none there."""
+    if not project.path:
+        return None
+    inside = os.path.relpath(os.path.realpath(project.path), os.path.realpath(top))
+    limit = MAX_YAML_SIZE if Path(project.path).name == YAML_NAME else MAX_PROJECT_FILE
+    text = _revision_blob(top, commit, inside, limit, f"{label}:{inside}")
+    if text is None or (Path(project.path).name == TOML_NAME and "tool.condorcfg" not in text):
+        return None
+    return load(project.path, text)
+
+
 def _git(args: list[str], cwd: str):
     import subprocess
 

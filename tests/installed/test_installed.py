@@ -328,3 +328,121 @@ def test_with_a_baseline_old_findings_stop_blocking_and_new_ones_do_not(pool):
                              write={"etc/condor/config.d/60-more": "START = $(MYSTRAT)\n"})
     _undo(repo, env)
     assert status != 0 and "POL509" in output and "POL501" not in output, output
+
+
+# ------------------------------------------------------------------ the example pool's hooks, installed
+
+POOL_BAD = 'IS_OWNER = Owner == "bob"\n'  # POL501
+
+
+@pytest.fixture
+def example_pool(installed, tmp_path):
+    """A copy of examples/pool as a git repository (its four roles); returns (path, env)."""
+    env = _clean_env(**GIT_ENV)
+    repo = tmp_path / "pool"
+    shutil.copytree(EXAMPLES / "pool", repo)
+    _git(repo, "init", "-q", env=env)
+    _git(repo, "add", "-A", env=env)
+    _git(repo, "commit", "-q", "--no-verify", "-m", "the pool", env=env)
+    return repo, env
+
+
+def _pool_hooks(installed, repo: Path, env, files=(), project=False) -> dict:
+    """Both hooks of the installed wheel, run as pre-commit runs them (from the top of the repository,
+    relative names) and from elsewhere (absolute names; `condorcfg test --project`); each side's results
+    with the paths made comparable."""
+    _, outside = installed
+    runs = {}
+    for where, cwd in (("inside", repo), ("outside", outside)):
+        names = [str(name) if where == "inside" else str(repo / name) for name in files]
+        settings = ["--project", str(repo / ".condorcfg.yaml")] if where == "outside" and project else []
+        lint_json = _condorcfg(installed, "lint", "--pre-commit", "--format", "json", *settings, "--", *names,
+                               cwd=cwd, env=env)
+        lint_text = _condorcfg(installed, "lint", "--pre-commit", *settings, "--", *names, cwd=cwd, env=env)
+        tests = _condorcfg(installed, "test", *(["--project", str(repo / ".condorcfg.yaml")]
+                                                if where == "outside" else []), cwd=cwd, env=env)
+        assert "Traceback" not in lint_json.stderr + lint_text.stderr + tests.stderr
+        assert lint_json.returncode in (0, 1) and tests.returncode in (0, 1), lint_json.stderr + tests.stderr
+        report = json.loads(lint_json.stdout)
+        shown = os.path.relpath(repo, cwd)
+        runs[where] = {
+            "lint": lint_json.returncode,
+            "text": (lint_text.returncode, _relative_to(lint_text.stdout, repo, shown)),
+            "findings": [(f["code"], os.path.normpath(cwd / f["file"]), f["line"], f.get("roles"))
+                         for f in report["findings"]],
+            "files": sorted(os.path.normpath(cwd / f) for f in report["files"]),
+            "test": (tests.returncode, _relative_to(tests.stdout, repo, shown)),
+        }
+    assert runs["inside"] == runs["outside"]
+    return runs["inside"]
+
+
+def _relative_to(text: str, repo: Path, shown: str) -> str:
+    """A text report as run from the top of the repository (a path is shown relative to where condorcfg ran,
+    or absolute when that is shorter)."""
+    text = text.replace(f"{repo}/", "")
+    return text.replace(f"{shown}/", "") if shown != "." else text
+
+
+def _role_files(repo: Path, *layers: str) -> list[str]:
+    kept = {}
+    for layer in ("common", *layers):
+        for path in sorted((repo / layer / "config.d").iterdir()):
+            kept[path.name] = str(path)
+    return sorted([str(repo / "common" / "condor_config"), *kept.values()])
+
+
+def test_the_example_pools_hooks_installed_inside_and_outside(example_pool, installed):
+    repo, env = example_pool
+    clean = _pool_hooks(installed, repo, env, [".condorcfg.yaml"])
+    assert clean["lint"] == 0 and clean["findings"] == [] and len(clean["files"]) == 23
+    assert clean["test"][0] == 0 and clean["test"][1].rstrip().endswith("10 cases, 0 failed")
+    # a change of an ep-gpu fragment: only that role is linted, the policy tests still pass
+    (repo / "roles/ep-gpu/config.d/65-gpus").write_text((repo / "roles/ep-gpu/config.d/65-gpus").read_text() + POOL_BAD)
+    _git(repo, "add", "-A", env=env)
+    gpu = _pool_hooks(installed, repo, env, ["roles/ep-gpu/config.d/65-gpus"])
+    assert gpu["lint"] == 1 and gpu["findings"] == [
+        ("POL501", str(repo / "roles/ep-gpu/config.d/65-gpus"), 5, ["ep-gpu"])]
+    assert gpu["files"] == sorted(_role_files(repo, "roles/ep", "roles/ep-gpu")
+                                  + [str(repo / "roles/ep-gpu/condor_config.local.j2")])
+    assert "error POL501 job-attr-in-is-owner [ep-gpu] " in gpu["text"][1] and gpu["test"][0] == 0
+    # a shared fragment: all four roles, the finding once
+    _git(repo, "reset", "-q", "--hard", "HEAD", env=env)
+    (repo / "common/config.d/30-logging").write_text((repo / "common/config.d/30-logging").read_text() + POOL_BAD)
+    _git(repo, "add", "-A", env=env)
+    shared = _pool_hooks(installed, repo, env, ["common/config.d/30-logging"])
+    assert shared["lint"] == 1 and [(code, roles) for code, _, _, roles in shared["findings"]] == [
+        ("POL501", ["cm", "ap", "ep-cpu", "ep-gpu"])]
+    assert shared["files"] == clean["files"]
+    # a file no role reads: nothing is linted
+    _git(repo, "reset", "-q", "--hard", "HEAD", env=env)
+    (repo / "README.md").write_text((repo / "README.md").read_text() + "\nmore\n")
+    _git(repo, "add", "-A", env=env)
+    readme = _pool_hooks(installed, repo, env, ["README.md"])
+    assert readme["lint"] == 0 and readme["files"] == [] and readme["findings"] == []
+
+
+def test_the_example_pools_hooks_installed_catch_a_deletion_and_a_broken_policy(example_pool, installed):
+    repo, env = example_pool
+    (repo / "roles/ep-gpu/config.d/20-gpu-defs").write_text("GPU_JOB = (TARGET.RequestGPUs ?: 0) >= 1\n")
+    policy = repo / "roles/ep-gpu/config.d/70-start-policy"
+    policy.write_text(policy.read_text().replace("&& (TARGET.RequestGPUs ?: 0) >= 1 \\", "&& $(GPU_JOB) \\"))
+    _git(repo, "add", "-A", env=env)
+    _git(repo, "commit", "-q", "--no-verify", "-m", "a macro for GPU jobs", env=env)
+    assert _pool_hooks(installed, repo, env, ["roles/ep-gpu/config.d/70-start-policy"])["lint"] == 0
+    # deleting the file defining the macro: ep-gpu is linted again (pre-commit names no deleted file)
+    _git(repo, "rm", "-q", "roles/ep-gpu/config.d/20-gpu-defs", env=env)
+    for files, project in (([], True), (["README.md"], False)):
+        deleted = _pool_hooks(installed, repo, env, files, project=project)
+        assert deleted["lint"] == 1 and deleted["findings"] and all(
+            roles == ["ep-gpu"] for _, _, _, roles in deleted["findings"])
+        assert "GPU_JOB" in deleted["text"][1]
+    # a START the CPU nodes' policy tests reject: the test hook fails, the same from anywhere
+    _git(repo, "reset", "-q", "--hard", "HEAD", env=env)
+    start = repo / "roles/ep/config.d/70-start-policy"
+    start.write_text(start.read_text() + "START = $(START) && TARGET.RequestCpus <= 2\n")
+    _git(repo, "add", "-A", env=env)
+    broken = _pool_hooks(installed, repo, env, ["roles/ep/config.d/70-start-policy"])
+    assert broken["lint"] == 0 and broken["test"][0] == 1
+    assert "FAIL  a pool user's 4-core analysis job needing CVMFS starts" in broken["test"][1]
+    assert broken["test"][1].rstrip().endswith("10 cases, 1 failed")
