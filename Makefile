@@ -24,6 +24,8 @@ run: install
 		--machine examples/machines/ep-64core.yaml START IS_OWNER NUM_CPUS
 	$(VENV)/bin/condorcfg ads --config examples/etc/condor_config --machine examples/machines/ep-64core.yaml --format long
 	$(VENV)/bin/condorcfg lint --config-root examples/etc/condor_config --machine examples/machines/ep-64core.yaml
+	cd examples/pool && $(abspath $(VENV))/bin/condorcfg lint && $(abspath $(VENV))/bin/condorcfg value START \
+		&& $(abspath $(VENV))/bin/condorcfg test
 
 test: install-test
 	$(PY) -m pytest

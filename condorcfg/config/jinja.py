@@ -410,6 +410,8 @@ class _Environment(ImmutableSandboxedEnvironment):
         return m.made(super().call_binop(context, operator, left, right), what)
 
     def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (Jinja2's signature)
+        if __obj is __self.globals.get(_LINE_MARK) and __obj is not None:  # (condorcfg's own: nothing to check)
+            return __obj(*args)
         m, owner = __self.meter, getattr(__obj, "__self__", None)
         name = getattr(__obj, "__name__", "a function")
         charge = True

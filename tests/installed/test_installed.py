@@ -192,7 +192,7 @@ def _git(cwd, *args, env, check=True):
 
 
 def _hook_repository(target: Path, env) -> str:
-    """This tree as a hook repository with a release tag (what a user's `rev:` pins)."""
+    """This tree as a hook repository; its commit (what a user's `rev:` pins: the README pins a commit)."""
     listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, capture_output=True,
                             text=True)
     assert listed.returncode == 0, "tests/installed needs a git checkout of condorcfg"
@@ -204,17 +204,16 @@ def _hook_repository(target: Path, env) -> str:
     _git(target, "init", "-q", env=env)
     _git(target, "add", "-A", env=env)
     _git(target, "commit", "-q", "-m", "release", env=env)
-    tag = f"v{__version__}"
-    _git(target, "tag", tag, env=env)
-    return tag
+    return _git(target, "rev-parse", "HEAD", env=env).stdout.strip()
 
 
-def _readme_pre_commit_config(hook_repo: Path) -> str:
-    """The README's .pre-commit-config.yaml, pointed at the local hook repository."""
+def _readme_pre_commit_config(hook_repo: Path, commit: str) -> str:
+    """The README's .pre-commit-config.yaml, pointed at the local hook repository and its commit."""
     readme = (ROOT / "README.md").read_text()
     blocks = re.findall(r"```yaml\n(.*?)```", readme, re.S)
     [block] = [b for b in blocks if "id: condorcfg" in b]
-    assert f"rev: v{__version__}" in block, "the README must pin the current release tag"
+    assert re.search(r"rev: [0-9a-f]{40}\n", block), "the README must pin a commit (tests/test_packaging.py: it exists)"
+    block = re.sub(r"rev: [0-9a-f]{40}", f"rev: {commit}", block)
     return re.sub(r"repo: \S+.*", f"repo: {hook_repo}", block)
 
 
@@ -241,11 +240,11 @@ def pool(installed, tmp_path_factory):
     env["PATH"] = f"{exe.parent}{os.pathsep}{env.get('PATH', '')}"  # the installed condorcfg, for the baseline
     hook_repo = base / "condorcfg"
     hook_repo.mkdir()
-    _hook_repository(hook_repo, env)
+    commit = _hook_repository(hook_repo, env)
     repo = base / "pool-config"
     repo.mkdir()
     _git(repo, "init", "-q", env=env)
-    (repo / ".pre-commit-config.yaml").write_text(_readme_pre_commit_config(hook_repo))
+    (repo / ".pre-commit-config.yaml").write_text(_readme_pre_commit_config(hook_repo, commit))
     for name, text in POOL.items():
         (repo / name).parent.mkdir(parents=True, exist_ok=True)
         (repo / name).write_text(text)
@@ -254,7 +253,7 @@ def pool(installed, tmp_path_factory):
     _git(repo, "add", "-A", env=env)
     first = _git(repo, "commit", "-q", "-m", "a clean pool", env=env, check=False)
     assert first.returncode == 0, first.stdout + first.stderr
-    assert "mutable reference" not in first.stdout + first.stderr  # rev is a tag, not a branch
+    assert "mutable reference" not in first.stdout + first.stderr  # rev is a commit, not a branch
     return repo, env
 
 
