@@ -516,22 +516,27 @@ stack = []
 phase = ["-"]
 
 
+def own_time(into, label, call):
+    # call(), its own time (less the measured calls it makes) added to into[label]
+    stack.append(0.0)
+    start = clock()
+    try:
+        return call()
+    finally:
+        elapsed = clock() - start
+        inner = stack.pop()
+        if stack:
+            stack[-1] += elapsed
+        entry = into.setdefault(label, [0, 0.0])
+        entry[0] += 1
+        entry[1] += elapsed - inner
+
+
 def wrap(owner, attr, label):
     real = getattr(owner, attr)
 
     def wrapper(*args, **kwargs):
-        stack.append(0.0)
-        start = clock()
-        try:
-            return real(*args, **kwargs)
-        finally:
-            elapsed = clock() - start
-            inner = stack.pop()
-            if stack:
-                stack[-1] += elapsed
-            entry = spent.setdefault(label, [0, 0.0])
-            entry[0] += 1
-            entry[1] += elapsed - inner
+        return own_time(spent, label, lambda: real(*args, **kwargs))
 
     setattr(owner, attr, wrapper)
     return wrapper
@@ -553,20 +558,8 @@ if mode == "instrument":
     from condorcfg.lint import checks, declarative
 
     def timed_rule(function):
-        def rule(ctx):
-            label = f"{ctx.rule.code} {ctx.rule.name}"
-            stack.append(0.0)
-            start = clock()
-            try:
-                return list(function(ctx) or ())  # (the engine takes every item anyway)
-            finally:
-                elapsed = clock() - start
-                inner = stack.pop()
-                if stack:
-                    stack[-1] += elapsed
-                entry = rules_spent.setdefault(label, [0, 0.0])
-                entry[0] += 1
-                entry[1] += elapsed - inner
+        def rule(ctx):  # (the engine takes every item anyway)
+            return own_time(rules_spent, f"{ctx.rule.code} {ctx.rule.name}", lambda: list(function(ctx) or ()))
         return rule
 
     real_get_check = checks.get_check

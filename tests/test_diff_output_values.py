@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from commonmark import code_spans
 from condorcfg.cli import main
 from condorcfg.commands import diff as diff_command
 from condorcfg.config.model import Definition
@@ -32,32 +33,6 @@ PROFILE = "hostname: ep.example.org\ncpus: 4\nmemory: 8192\n"
 
 
 # -- a markdown reader, enough of CommonMark for this comment --------------------------------------------------
-
-def _code_spans(line: str) -> tuple[list[str], str]:
-    """CommonMark's code spans of one line: (their contents as rendered, the text outside them)."""
-    spans, outside, position = [], [], 0
-    while position < len(line):
-        if line[position] == "\\" and position + 1 < len(line):
-            outside.append(line[position:position + 2])
-            position += 2
-            continue
-        if line[position] != "`":
-            outside.append(line[position])
-            position += 1
-            continue
-        run = re.match(r"`+", line[position:]).group()
-        end = re.compile(rf"(?<!`){run}(?!`)").search(line, position + len(run))
-        if end is None:
-            outside.append(run)
-            position += len(run)
-            continue
-        content = line[position + len(run):end.start()]
-        if content.startswith(" ") and content.endswith(" ") and content.strip(" "):
-            content = content[1:-1]
-        spans.append(content)
-        position = end.end()
-    return spans, "".join(outside)
-
 
 SUMMARY = re.compile(r"<details><summary>(.*)</summary>")
 
@@ -98,7 +73,7 @@ def _read(markdown: str) -> dict:
             assert depth == 1 and lines[index - 1] == "" and lines[index + 1] == "", lines[index - 1:index + 2]
             depth -= 1
         else:
-            spans, outside = _code_spans(line)
+            spans, outside = code_spans(line)
             assert "`" not in outside, line
             assert "<" not in outside and "![" not in outside and "](" not in outside, line
             assert "@" not in outside and "&" not in outside, line

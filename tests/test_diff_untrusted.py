@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 import condorcfg
+from commonmark import code_spans
 from condorcfg import gitside
 from condorcfg.cli import main
 from condorcfg.commands import diff as diff_command
@@ -168,34 +169,6 @@ def _hostile(rng: random.Random) -> str:
     return "".join(rng.choice(HOSTILE_PIECES) for _ in range(rng.randint(1, 7)))
 
 
-def _code_spans(line: str) -> tuple[list[str], str]:
-    """CommonMark's code spans of one line: (their contents as rendered, the text outside them).
-    A backtick run that no run of the same length closes is literal text: returned outside."""
-    spans, outside, position = [], [], 0
-    while position < len(line):
-        if line[position] == "\\" and position + 1 < len(line):
-            outside.append(line[position:position + 2])
-            position += 2
-            continue
-        if line[position] != "`":
-            outside.append(line[position])
-            position += 1
-            continue
-        run = re.match(r"`+", line[position:]).group()
-        closing = re.compile(rf"(?<!`){run}(?!`)")
-        end = closing.search(line, position + len(run))
-        if end is None:
-            outside.append(run)
-            position += len(run)
-            continue
-        content = line[position + len(run):end.start()]
-        if content.startswith(" ") and content.endswith(" ") and content.strip(" "):
-            content = content[1:-1]
-        spans.append(content)
-        position = end.end()
-    return spans, "".join(outside)
-
-
 def _check_markdown(markdown: str, expected_spans: list[str]) -> None:
     """No markup can come from the strings: outside code spans no image, HTML, mention or stray
     backtick; each table row has its five cells; each string shows in a span exactly as printable."""
@@ -203,7 +176,7 @@ def _check_markdown(markdown: str, expected_spans: list[str]) -> None:
 
     found = []
     for line in markdown.split("\n"):
-        spans, outside = _code_spans(line)
+        spans, outside = code_spans(line)
         assert "`" not in outside, line  # an unbalanced code span
         assert "<" not in outside and "![" not in outside and "](" not in outside, line
         assert "@" not in outside and "&" not in outside, line
