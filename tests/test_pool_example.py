@@ -661,3 +661,11 @@ def test_diff_of_a_commit_adding_a_role(pool, capsys):
 def test_value_says_which_role_lacks_a_knob(pool, capsys):
     code, _, err = run(capsys, "value", "MachineOwner")
     assert code == 1 and "Not defined: MachineOwner (role cm)" in err and "(role ap)" in err
+
+
+def test_an_unknown_knob_is_judged_against_the_release_the_role_runs(pool, capsys):
+    _write(pool, "roles/ep-gpu/config.d/66-typo", "STARTD_NOT_A_KNOB_XYZ = 3\n")
+    code, report = lint_json(capsys, "--select", "KNB303")
+    [finding] = report["findings"]
+    assert finding["roles"] == ["ep-gpu"] and "HTCondor 24.0." in finding["message"]
+    assert "25.14" not in finding["message"]

@@ -308,7 +308,8 @@ def unknown_knob(ctx):
                                          f"say so with --target-version {older[-1].rsplit('.', 1)[0]})")
         else:  # did-you-mean costs more than the rest of the rule: bounded for hostile input
             suggestions, hint = [], f" (no did-you-mean past the first {MAX_SUGGESTED} unknown knobs)"
-        yield ctx.finding(f"{name} is not a knob HTCondor {knowledge.version} knows, and nothing in this "
+        releases = " or ".join(ctx.targets) if ctx.targets else knowledge.version  # (the ones the pool runs)
+        yield ctx.finding(f"{name} is not a knob HTCondor {releases} knows, and nothing in this "
                           f"configuration refers to it, so it has no effect{hint}", at=definition,
                           fix=("correct the name" if suggestions else
                                "remove it, or list it in known-knobs of the project settings if a site tool reads it"))
