@@ -198,7 +198,7 @@ def test_the_sysroot_of_a_root_kept_at_a_hosts_place(tmp_path):
     ("roles:\n  ep: {root: common/condor_config, mounts: {etc/condor: common}}\n", "absolute host path"),
     ("roles:\n  ep: {root: common/condor_config, mounts: {/etc/condor/config.d: [/etc]}}\n", "leads outside"),
     ("roles:\n  ep: {root: common/condor_config, removed: [relative]}\n", "absolute host paths"),
-    ("roles:\n  ep: {root: common/condor_config, version: '1.0'}\n", "target-version"),
+    ("roles:\n  ep: {root: common/condor_config, version: '1.0'}\n", "role 'ep': version"),
     ("roles:\n  'bad name': {root: common/condor_config}\n", "role name"),
     ("roots: [common/condor_config]\nroles:\n  ep: {root: common/condor_config}\n", "cannot both be set"),
     ("roles:\n  ep: {root: packaged, version: '10.0', mounts: {}}\n  cm: {root: 'packaged:solaris'}\n", "flavor"),

@@ -126,7 +126,11 @@ def _open_sides(args, project, cwd: str, opened: list) -> tuple[list[tuple], tup
     for text in (args.old, args.new):
         if gitside.is_git_side(text, cwd):  # (CondorcfgError when the name is also a path here)
             inside = text[4:].partition(":")[2] if text.startswith("git:") else ""
-            side = gitside.open_side(text, cwd, None if inside else [role.root for role in chosen])
+            if not inside and not chosen:
+                raise roles.usage(project, f"{text!r} is a revision: say which configuration it means with "
+                                           f"git:REV:PATH, or set roles (or roots) in the project settings")
+            # (a revision's roles are its own settings': their roots are found as they are read, not asked first)
+            side = gitside.open_side(text, cwd, None if inside else [])
             opened.append(side)
             _RELABEL[side.directory] = f"{text.split(':')[1] if text.startswith('git:') else text}:"
             labels.append(f"{text} ({side.revision[:12]})")

@@ -23,6 +23,7 @@ import re
 import sys
 
 from condorcfg.diagnostics import DEFAULT_FAIL_ON, SEVERITIES, CondorcfgError, Diagnostic, Location, Text
+from condorcfg.config.hostview import TEMPLATE_SUFFIX
 from condorcfg.lint.project import Role
 from condorcfg.records import record
 from condorcfg.report import FORMATS
@@ -375,6 +376,9 @@ def _roles_reading(args, project, paths: list[str], deleted: list[str], hook: bo
         elif found:
             print(safe_line(f"condorcfg lint: {path} is read by {', '.join(role.label for role in found)}, which "
                             f"--role leaves out; not linted"), file=sys.stderr)
+        elif path.endswith(TEMPLATE_SUFFIX):  # (a template for another tool: not configuration until rendered)
+            print(safe_line(f"condorcfg lint: {path} is a Jinja2 template no role mounts; not linted (a role's "
+                            f"`mounts` renders it)"), file=sys.stderr)
         elif not hook or CONFIG_NAME.search(path.replace(os.sep, "/")):
             alone.append(path)
     for path in deleted:

@@ -76,8 +76,9 @@ class HostView:
         path = host_key(host_path)
         return bool(self.sysroot) or self._removed(path) or bool(self._mounts_for(path))
 
-    def listing(self, host_folder: str) -> list[str] | None:
-        """The file names the host has in ``host_folder`` (unsorted); None when the folder is not there."""
+    def listing(self, host_folder: str, skip=()) -> list[str] | None:
+        """The file names the host has in ``host_folder`` (unsorted); None when the folder is not there.
+        ``skip``: repository folders (of :meth:`sources`) not to list (links leading out of the project)."""
         folder = host_key(host_folder)
         names: set[str] = set()
         found = False
@@ -87,13 +88,15 @@ class HostView:
             rest = folder[len(mount.host):].lstrip("/")
             for source in mount.sources:
                 full = observed(os.path.join(source, rest) if rest else source)
+                if full in skip:
+                    continue
                 try:
                     entries = os.listdir(full)
                 except (OSError, ValueError):
                     continue
                 found = True
                 names.update(_host_name(name) for name in entries)
-        elif self.sysroot:
+        elif self.sysroot and os.path.join(self.sysroot, folder.lstrip("/")) not in skip:
             try:
                 names.update(os.listdir(observed(os.path.join(self.sysroot, folder.lstrip("/")))))
                 found = True

@@ -42,7 +42,7 @@ from condorcfg.diagnostics import CondorcfgError, Diagnostic, Location, Text
 # About a second of work at worst; a 200-line template writing 1,100 lines from loops takes ~80,000.
 MAX_RENDER_STEPS = 2_000_000
 MAX_RENDERED_BYTES = MAX_FILE_SIZE  # what the reader reads of one file
-MAX_TEMPLATE_BYTES = 256 * 1024  # compiling takes ~3 s per 256 KiB of a realistic template; real ones are KBs
+MAX_TEMPLATE_BYTES = 64 * 1024  # of template text per configuration (compiling a hostile 64 KiB takes ~4 s); real ones are KBs
 MAX_INT_BITS = 65_536  # 19,729 digits: Python prints at most 4,300 anyway
 UNITS_PER_STEP = 32  # copying, comparing or hashing 32 items in C costs about as much as a traced line
 REPR_GROWTH = 10  # str() of a container may write a character of a string in it as ten ('\U000e0001')
@@ -81,7 +81,8 @@ class _Refused(Exception):
 class _Meter:
     """The work and sizes one render spends, and the trace function that counts its lines."""
 
-    def __init__(self):
+    def __init__(self, limit: int | None = None):
+        self.limit = MAX_RENDER_STEPS if limit is None else limit  # steps this render may spend
         self.steps = 0
         self.stop: _Stop | None = None  # sticky: reported even if something swallowed it
         self.active = False  # rendering (not compiling) with the tracer installed
@@ -100,13 +101,13 @@ class _Meter:
     def _line(self, frame, event, arg):
         if event == "line":
             self.steps += 1
-            if self.steps > MAX_RENDER_STEPS:
+            if self.steps > self.limit:
                 self.exhausted()
         return self.line
 
     def exhausted(self):
         self.halt(Text("the template does more than {limit} steps of work (a loop too long, or loops nested too "
-                       "deep?); make it do less", limit=MAX_RENDER_STEPS))
+                       "deep?), or the role's templates together do; make them do less", limit=MAX_RENDER_STEPS))
 
     def halt(self, message: Text):
         if not self.active:
@@ -117,7 +118,7 @@ class _Meter:
 
     def spend(self, units: int) -> None:
         self.steps += units // UNITS_PER_STEP
-        if self.steps > MAX_RENDER_STEPS:
+        if self.steps > self.limit:
             self.exhausted()
         if self.active and sys.gettrace() is not self.trace:  # a failing trace function is uninstalled
             sys.settrace(self.trace)
@@ -145,7 +146,7 @@ class _Meter:
         big = isinstance(value, (list, tuple, dict)) and len(value) >= 64
         if big and (known := self.sizes.get(id(value))) and known[0] is value:
             return known[1]
-        total, todo, left = 0, [value], MAX_RENDER_STEPS - self.steps
+        total, todo, left = 0, [value], self.limit - self.steps
         while todo and total <= MAX_RENDERED_BYTES:
             left -= 1
             if left < 0:
@@ -169,7 +170,7 @@ class _Meter:
                 todo.append(item._Namespace__attrs)
             else:
                 total += 1
-        self.steps = MAX_RENDER_STEPS - left
+        self.steps = self.limit - left
         if big:
             self.sizes[id(value)] = (value, total)
         return total
@@ -461,9 +462,12 @@ def render(text: str, variables: Mapping[str, object], source: str) -> str:
     return render_lines(text, variables, source)[0]
 
 
-def render_lines(text: str, variables: Mapping[str, object], source: str) -> tuple[str, list[int]]:
-    """``text``, a Jinja2 template read from ``source``, rendered with ``variables``, and for each line of
-    the output the template line it comes from (a finding in the rendered text points at the template).
+def render_lines(text: str, variables: Mapping[str, object], source: str,
+                 steps: int | None = None) -> tuple[str, list[int], int]:
+    """``text``, a Jinja2 template read from ``source``, rendered with ``variables``: (the output, for each
+    of its lines the template line it comes from (a finding in the rendered text points at the template),
+    the steps spent).  ``steps``: what it may spend (default MAX_RENDER_STEPS; the reader gives what is
+    left of one configuration's allowance, shared by all its templates).
 
     Raises :class:`CondorcfgError` (code ``template-render``) for anything the template does wrong or
     any limit it reaches.
@@ -472,8 +476,19 @@ def render_lines(text: str, variables: Mapping[str, object], source: str) -> tup
         raise _error(Text("the template is larger than {limit} characters, more than condorcfg renders; split it, "
                           "or render it with your own tool and lint the output", limit=MAX_TEMPLATE_BYTES), source, 0,
                      [_RENDER_ELSEWHERE])
-    meter = _Meter()
+    meter = _Meter(steps)
     env = _Environment(meter)
+    try:
+        return _render(text, variables, source, meter, env)
+    finally:  # (the reader pauses the cyclic garbage collector: free the render's cycles and sizes now)
+        meter.sizes.clear()
+        meter.trace = meter.line = None
+        env.filters.clear()
+        env.tests.clear()
+        env.globals.clear()
+
+
+def _render(text: str, variables: Mapping[str, object], source: str, meter: _Meter, env) -> tuple[str, list, int]:
     filename = f"<template {source}>"  # the compiled code's: never the name of a Python file the tracer skips
     try:
         tree = env.parse(text, source, filename)
@@ -537,7 +552,7 @@ def render_lines(text: str, variables: Mapping[str, object], source: str) -> tup
     if failure is not None:
         exc = meter.stop or failure
         raise _failure(exc, _line(exc.__traceback__, template), source) from None
-    return "".join(parts), lines
+    return "".join(parts), lines, meter.steps
 
 
 def _mark_lines(tree) -> None:

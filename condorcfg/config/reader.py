@@ -147,6 +147,10 @@ class Reader:
         self.place: tuple | None = None  # (file, line, column, end_line) being read (for a budget-exceeded error)
         # the `use` lines being applied, outermost first: (template "CAT:Name", use Location)
         self.use_chain: list[tuple[str, Location]] = []
+        # what rendering the role's templates may still cost in this load (condorcfg.config.jinja): the steps of
+        # work, and the template text compiled (Jinja2's compiler is not counted, so its input is bounded)
+        self.render_steps_left: int | None = None
+        self.template_bytes_left: int | None = None
 
     # --- sources ---------------------------------------------------------------------------
 
@@ -279,11 +283,27 @@ class Reader:
         self.config.files.append(shown)
         text, line_map = decode(data), None
         if self.host is not None and self.host.renders(full):
-            from condorcfg.config.jinja import render_lines  # (only a role's *.j2 files need Jinja2)
-
-            text, line_map = render_lines(text, self.host.variables, shown)
+            text, line_map = self._render(text, shown, where or Location(path))
         self.read_text(text, shown, depth, line_map=line_map)
         return True
+
+    def _render(self, text: str, shown: str, where: Location):
+        """A role's template rendered with its variables, from what this load may still spend on templates:
+        every rendered byte is text read (MAX_TEXT_BYTES), and all templates share one step budget and one
+        allowance of template text."""
+        from condorcfg.config import jinja  # (only a role's *.j2 files need Jinja2)
+
+        if self.render_steps_left is None:
+            self.render_steps_left, self.template_bytes_left = jinja.MAX_RENDER_STEPS, jinja.MAX_TEMPLATE_BYTES
+        self.template_bytes_left -= len(text)
+        if self.template_bytes_left < 0:
+            raise _fatal(Text("the role's templates amount to more than {limit} characters, more than condorcfg "
+                              "renders for one configuration; render them with your own tool and lint the output",
+                              limit=jinja.MAX_TEMPLATE_BYTES), Location(shown), code="template-render")
+        rendered, line_map, steps = jinja.render_lines(text, self.host.variables, shown, self.render_steps_left)
+        self.render_steps_left -= steps
+        self.config.budget.read(len(rendered), None, where, is_file=False)
+        return rendered, line_map
 
     def _absent(self, path: str, full: str | None, where: Location | None, required: bool, given: bool,
                 setting: str) -> bool:
@@ -770,12 +790,19 @@ class Reader:
         """
         full = self._map(directory, given)
         mapped = self._mapped(directory, given)
-        if full is not None and not mapped and self.repository and not given and self._outside(full):
-            self._not_read(directory, where, "LOCAL_CONFIG_DIR")
+        if full is not None and not mapped and self.repository and (not given or os.path.islink(directory)) \
+                and self._outside(full):  # (a folder named on the command line that is a link leading out too)
+            self._not_read(directory, where or Location(directory), "LOCAL_CONFIG_DIR")
             return
         if mapped:
-            names = self.host.listing(directory)
-            self.config.places_looked += self.host.sources(directory)
+            sources = self.host.sources(directory)
+            self.config.places_looked += sources
+            # a folder the view assembles from one that is (or sits in) a link leading out of the configuration
+            # is not listed: its file names are not the repository's to show
+            leading_out = [s for s in sources if self.repository and os.path.isdir(s) and self._outside(s)]
+            if leading_out:
+                self._not_read(directory, where or Location(directory), "LOCAL_CONFIG_DIR")
+            names = self.host.listing(directory, skip=leading_out)
         else:
             self.config.places_looked.append(full)
             try:
@@ -998,7 +1025,9 @@ def _load(paths, machine, subsystem, local_name, allow_exec, environ, templates,
     else:
         paths = [os.fspath(p) for p in paths]
 
-    allowed = [os.path.dirname(os.path.abspath(p)) if not os.path.isdir(p) else os.path.abspath(p)
+    # (a folder named that is a link counts as where it points, like a file: what is allowed is the folder
+    # holding the link, so one leading out is not listed)
+    allowed = [os.path.abspath(p) if os.path.isdir(p) and not os.path.islink(p) else os.path.dirname(os.path.abspath(p))
                for p in paths if not p.rstrip().endswith("|")]
     allowed += [os.path.abspath(d) for d in (*allowed_dirs, *(host.folders() if host is not None else ()))]
     reader = Reader(config, allow_exec, templates, allowed, cwd or os.getcwd(), mode, host)

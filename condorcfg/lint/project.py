@@ -174,11 +174,20 @@ def governing_file(start: str | os.PathLike | None = None) -> Path | None:
     for candidate in _settings_folders(_start_folder(start)):
         yaml_path = candidate / YAML_NAME
         if yaml_path.is_file():
-            return yaml_path
+            return _own(yaml_path)
         toml_path = candidate / TOML_NAME
-        if toml_path.is_file() and _read_toml(toml_path) is not None:
+        if toml_path.is_file() and _read_toml(_own(toml_path)) is not None:
             return toml_path
     return None
+
+
+def _own(path: Path) -> Path:
+    """``path``, a settings file found in a folder, refused unread when it is a link leading out of it (its
+    values would be echoed in messages)."""
+    if path.is_symlink() and not within(os.path.realpath(path), os.path.realpath(path.parent)):
+        _fail(path, 0, f"{path.name} is a symbolic link leading outside {path.parent}; it is not read: keep the "
+                       f"settings file itself in the project")
+    return path
 
 
 def _settings_folders(directory: Path) -> list[Path]:
@@ -188,7 +197,7 @@ def _settings_folders(directory: Path) -> list[Path]:
     if top is None:  # (no work tree: nothing committed can place a link; as the file system has it)
         real = directory.resolve()
         return [real, *real.parents]
-    linked_below = [index for index in range(top + 1) if chain[index].is_symlink()]
+    linked_below = [index for index in range(top) if chain[index].is_symlink()]  # (the top itself: the machine's)
     lowest_trusted = max(linked_below) + 1 if linked_below else 0
     return chain[lowest_trusted:top + 1]
 
@@ -201,15 +210,17 @@ def _start_folder(start) -> Path:
     return directory
 
 
-def load(path: str | os.PathLike, text: str | None = None) -> ProjectConfig:
-    """Read one project configuration file (either kind); ``text``: its content, already read."""
+def load(path: str | os.PathLike, text: str | None = None, check_exists: bool = True) -> ProjectConfig:
+    """Read one project configuration file (either kind); ``text``: its content, already read;
+    ``check_exists``: the folders and files roles mount must exist (not for another revision's settings,
+    whose own tree holds them)."""
     path = Path(path)
     if path.name == TOML_NAME or path.suffix == ".toml":
         data = _read_toml(path, text)
         if data is None:
             _fail(path, 0, f"{path} has no [tool.condorcfg] table")
-        return _build(data, path, _toml_line_finder(path, text))
-    return _build(*_read_yaml(path, text))
+        return _build(data, path, _toml_line_finder(path, text), check_exists)
+    return _build(*_read_yaml(path, text), check_exists)
 
 
 def for_command(project_file: str | None = None, settings_from: str | None = None,
@@ -229,12 +240,11 @@ def from_revision(revision: str, start: str | os.PathLike | None = None) -> Proj
     baseline cannot then ignore rules, lower severities or accept its findings.  The repository is the
     one holding ``start`` (its ``.git`` found by walking up, never by asking git from inside the change).
     """
-    directory = Path(start or os.getcwd()).resolve()
+    directory = _start_folder(start)
     where = Location("<command line>", 0, 1)
-    from condorcfg.gitside import repository_top
-
-    found = repository_top(str(directory))
-    top = Path(found) if found is not None else None
+    # (the folders the path names, as discover() walks them: a committed link does not lead the search away)
+    folders = _settings_folders(directory)
+    top = folders[-1] if folders and (folders[-1] / ".git").exists() else None
     if top is None:
         raise ProjectConfigError(Diagnostic("error", f"--settings-from {_short(revision)}: {directory} is not in a "
                                                      f"git work tree", where, code="project-config"))
@@ -248,7 +258,7 @@ def from_revision(revision: str, start: str | os.PathLike | None = None) -> Proj
                                                      f"repository at {top}", where, code="project-config",
                                             notes=["in CI, fetch the base branch first (actions/checkout with "
                                                    "fetch-depth: 0, or git fetch origin main)"]))
-    for candidate in (directory, *directory.parents):
+    for candidate in folders:
         relative = os.path.relpath(candidate, top)
         for name in (YAML_NAME, TOML_NAME):
             inside = name if relative == "." else f"{relative}/{name}"
@@ -258,11 +268,9 @@ def from_revision(revision: str, start: str | os.PathLike | None = None) -> Proj
             if text is None or (name == TOML_NAME and "tool.condorcfg" not in text):
                 continue
             project = load(candidate / name, text)
-            project.revision, project.git_top = commit, str(top)
+            project.revision, project.git_top = commit, os.path.realpath(top)
             return project
-        if candidate == top:
-            break
-    return ProjectConfig(directory=str(directory), revision=commit, git_top=str(top))
+    return ProjectConfig(directory=str(Path.cwd().resolve()), revision=commit, git_top=os.path.realpath(top))
 
 
 def at_revision(project: ProjectConfig, top: str, commit: str, label: str) -> ProjectConfig | None:
@@ -275,7 +283,12 @@ def at_revision(project: ProjectConfig, top: str, commit: str, label: str) -> Pr
     text = _revision_blob(top, commit, inside, limit, f"{label}:{inside}")
     if text is None or (Path(project.path).name == TOML_NAME and "tool.condorcfg" not in text):
         return None
-    return load(project.path, text)
+    try:
+        return load(project.path, text, check_exists=False)  # (the revision's own tree is what it names)
+    except ProjectConfigError as exc:  # the revision's file, not the work tree's, is the one to correct
+        if exc.diagnostic.location is not None:
+            exc.diagnostic.location = Location(f"{label}:{inside}", exc.diagnostic.location.line, 1)
+        raise
 
 
 def _git(args: list[str], cwd: str):
@@ -393,7 +406,7 @@ def _read_yaml(path: Path, text: str | None = None):
     return _plain(data), path, line_of
 
 
-def _build(data: dict, path: Path, line_of) -> ProjectConfig:
+def _build(data: dict, path: Path, line_of, check_exists: bool = True) -> ProjectConfig:
     directory = path.parent.resolve()
     project = ProjectConfig(path=str(path), directory=str(directory))
     for raw_key, value in data.items():
@@ -449,11 +462,11 @@ def _build(data: dict, path: Path, line_of) -> ProjectConfig:
         raw = next(k for k in data if k.replace("_", "-") == "roles")
         if project.roots:
             _fail(path, line_of("roots"), "'roots' and 'roles' cannot both be set: give each root as a role's `root`")
-        project.roles = _roles(data[raw], project, path, line_of(raw))
+        project.roles = _roles(data[raw], project, path, line_of(raw), check_exists)
     return project
 
 
-def _roles(value, project: ProjectConfig, path: Path, line: int) -> list[Role]:
+def _roles(value, project: ProjectConfig, path: Path, line: int, check_exists: bool) -> list[Role]:
     if not isinstance(value, dict) or not value:
         _fail(path, line, "'roles' must map role names to their settings (root, mounts, ...)")
     roles: list[Role] = []
@@ -462,13 +475,13 @@ def _roles(value, project: ProjectConfig, path: Path, line: int) -> list[Role]:
         role_line = line  # (the YAML is read as plain data: a role's own line is not kept)
         if not ROLE_NAME.fullmatch(name):
             _fail(path, role_line, f"role name {_short(name)} must be letters, digits, '.', '_' or '-' (at most 64)")
-        roles += _role(name, settings, project, path, role_line)
+        roles += _role(name, settings, project, path, role_line, check_exists)
         if len(roles) > MAX_ROLES:
             _fail(path, role_line, f"more than {MAX_ROLES} roles (hosts included); condorcfg reads each one per run")
     return roles
 
 
-def _role(name: str, settings, project: ProjectConfig, path: Path, line: int) -> list[Role]:
+def _role(name: str, settings, project: ProjectConfig, path: Path, line: int, check_exists: bool) -> list[Role]:
     from condorcfg.config.hostview import HostView, host_key
 
     directory = Path(project.directory)
@@ -480,7 +493,7 @@ def _role(name: str, settings, project: ProjectConfig, path: Path, line: int) ->
         _fail(path, line, f"unknown setting {unknown[0]!r} of role {name!r}; known: {', '.join(ROLE_KEYS)}")
     version = settings.get("version")
     if version is not None:
-        version = _release(str(version), path, line)
+        version = _release(str(version), path, line, f"role {name!r}: version")
     host = HostView()
     if "sysroot" in settings:
         host.sysroot = os.path.realpath(_path_setting(settings["sysroot"], directory, path, line, f"{name}: sysroot"))
@@ -520,6 +533,10 @@ def _role(name: str, settings, project: ProjectConfig, path: Path, line: int) ->
             _fail(path, line, f"role {name!r}: mount {_short(target)} must name a repository folder, a list of them, "
                               f"or one file")
         full = [_path_setting(s, directory, path, line, f"{name}: mount {target}") for s in listed]
+        missing = [s for s, f in zip(listed, full) if check_exists and not os.path.exists(f)]
+        if missing:  # (a typo, or a folder renamed: reading nothing from it would hide what it should hold)
+            _fail(path, line, f"role {name!r}: mount {_short(target)} names {_short(missing[0])}, which does not "
+                              f"exist in the project; correct the path")
         folder = not (isinstance(sources, str) and not os.path.isdir(full[0]))
         if folder and not all(os.path.isdir(f) or not os.path.exists(f) for f in full):
             _fail(path, line, f"role {name!r}: mount {_short(target)} lists a file among folders; mount a file on "
@@ -600,13 +617,13 @@ def _path_setting(value, directory: Path, path: Path, line: int, key: str) -> st
     return _inside(directory, value, path, line, key)
 
 
-def _release(text: str, path, line: int) -> str:
+def _release(text: str, path, line: int, key: str = "target-version") -> str:
     from condorcfg import releases
 
     try:
         return releases.resolve(text)
     except ValueError as exc:
-        _fail(path, line, f"target-version: {exc}")
+        _fail(path, line, f"{key}: {exc}")
 
 
 def _profile_ref(value, directory: Path, path: Path, line: int):
@@ -650,6 +667,8 @@ def _inside(directory: Path, value: str, path: Path, line: int, key: str) -> str
     baseline or profile naming /etc/shadow or ../../.netrc (or a link to them) must not make the
     linter read, and echo, a file of the machine it runs on.
     """
+    if "\0" in value:
+        _fail(path, line, f"{key} {_short(value)} holds a NUL character; write the path without it")
     full = directory / value
     real, top = os.path.realpath(full), os.path.realpath(directory)
     if not within(real, top):
