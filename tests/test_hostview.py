@@ -210,6 +210,13 @@ def test_settings_that_cannot_be_used_say_why(tmp_path, settings, message):
     assert info.value.diagnostic.location.file.endswith(".condorcfg.yaml")
 
 
+def test_a_role_setting_error_points_at_its_role(tmp_path):
+    with pytest.raises(CondorcfgError) as info:
+        pool(tmp_path, "select: [ALL]\nroles:\n  cm:\n    root: common/condor_config\n  ep:\n    root: nope\n"
+                       "    colour: red\n")
+    assert info.value.diagnostic.location.line == 5 and "role 'ep'" in info.value.diagnostic.message
+
+
 def test_role_choice(tmp_path):
     project = pool(tmp_path)
     assert [r.name for r in roles.chosen(project, ["ep"])] == ["ep@ep01", "ep@ep02"]

@@ -360,7 +360,7 @@ def _read_toml(path: Path, text: str | None = None) -> dict | None:
 def _toml_line_finder(path: Path, text: str | None = None):
     lines = (_read_text(path) if text is None else text).splitlines()
 
-    def line_of(key: str) -> int:
+    def line_of(key: str, *inner) -> int:  # (TOML: the line of the top-level key, whatever is inside)
         pattern = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=|^\s*\[tool\.condorcfg\.{re.escape(key)}\]")
         for number, text in enumerate(lines, 1):
             if pattern.search(text):
@@ -395,11 +395,16 @@ def _read_yaml(path: Path, text: str | None = None):
     if not isinstance(data, dict):
         _fail(path, 1, f"{path.name} must be a mapping of settings (roots, select, ignore, ...)")
 
-    def line_of(key: str) -> int:
-        try:
-            return data.lc.key(key)[0] + 1
-        except (AttributeError, KeyError, TypeError):
-            return 0
+    def line_of(key: str, *inner) -> int:
+        """The line of ``key``, or of ``inner`` keys below it (a role's own, ``roles`` then its name)."""
+        node, line = data, 0
+        for part in (key, *inner):
+            try:
+                line = node.lc.key(part)[0] + 1
+                node = node[part]
+            except (AttributeError, KeyError, TypeError):
+                return line
+        return line
 
     from condorcfg.lint.rules import _plain
 
@@ -462,17 +467,18 @@ def _build(data: dict, path: Path, line_of, check_exists: bool = True) -> Projec
         raw = next(k for k in data if k.replace("_", "-") == "roles")
         if project.roots:
             _fail(path, line_of("roots"), "'roots' and 'roles' cannot both be set: give each root as a role's `root`")
-        project.roles = _roles(data[raw], project, path, line_of(raw), check_exists)
+        project.roles = _roles(data[raw], project, path, line_of, raw, check_exists)
     return project
 
 
-def _roles(value, project: ProjectConfig, path: Path, line: int, check_exists: bool) -> list[Role]:
+def _roles(value, project: ProjectConfig, path: Path, line_of, key: str, check_exists: bool) -> list[Role]:
+    line = line_of(key)
     if not isinstance(value, dict) or not value:
         _fail(path, line, "'roles' must map role names to their settings (root, mounts, ...)")
     roles: list[Role] = []
     for name, settings in value.items():
         name = str(name)
-        role_line = line  # (the YAML is read as plain data: a role's own line is not kept)
+        role_line = line_of(key, name) or line
         if not ROLE_NAME.fullmatch(name):
             _fail(path, role_line, f"role name {_short(name)} must be letters, digits, '.', '_' or '-' (at most 64)")
         roles += _role(name, settings, project, path, role_line, check_exists)
