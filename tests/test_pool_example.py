@@ -643,7 +643,7 @@ def test_a_role_mounting_folders_the_repository_does_not_hold_is_said(tmp_path, 
     monkeypatch.chdir(repo)
     code, out, err = run(capsys, "lint")
     assert code == 2 and out == "" and "names 'ep/config.d', which does not exist in the project" in err
-    assert ".condorcfg.yaml:1:1" in err
+    assert ".condorcfg.yaml:2:1" in err  # (the role's line)
 
 
 def test_diff_of_a_commit_adding_a_role(pool, capsys):
