@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from condorcfg.lint import engine
-from condorcfg.lint.rules import RuleFileError, RuleSet, load_rules
+from condorcfg.lint.rules import EXAMPLE_MACHINE, RuleFileError, RuleSet, load_rules  # (the pages' machine too)
 from condorcfg.machine import MachineProfile, from_mapping
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,14 +24,12 @@ try:
 except RuleFileError as exc:  # reported by test_rule_files_load, not as a collection crash
     RULES, LOAD_ERROR = RuleSet([]), exc.diagnostic.format()
 
-# Examples are checked against a fixed machine, never the one running the tests.
-EXAMPLE_MACHINE = dict(hostname="ep01.example.org", cpus=8, memory=16384, disk=200_000_000, swap=0,
-                       ip="10.0.0.1", opsys="LINUX", arch="X86_64", gpus=0, resources={})
 
 
 def _cases():
     for rule in RULES:
-        for kind, examples in (("fail", rule.fail_examples), ("pass", rule.pass_examples)):
+        for kind, examples in (("fail", rule.fail_examples), ("pass", rule.pass_examples),
+                               ("silent", rule.silent_examples)):
             for number, example in enumerate(examples, 1):
                 yield pytest.param(rule, kind, example, id=f"{rule.code}-{kind}-{number}")
 

@@ -33,7 +33,8 @@ def rule_json(rule) -> dict:
             "enabled": rule.enabled, "check": rule.check or "declarative", "rationale": rule.rationale,
             "fix": rule.fix, "ignorable": rule.ignorable, "references": rule.references,
             "needs": rule.needs, "examples": {"pass": [_example_json(e) for e in rule.pass_examples],
-                                              "fail": [_example_json(e) for e in rule.fail_examples]},
+                                              "fail": [_example_json(e) for e in rule.fail_examples],
+                                              "silent": [_example_json(e) for e in rule.silent_examples]},
             "file": rule.file, "line": rule.line}
 
 

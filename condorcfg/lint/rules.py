@@ -57,12 +57,37 @@ class RuleFileError(CondorcfgError):
     """A rule file that cannot be used; ``.diagnostic`` points at the offending line."""
 
 
+# The machine every rule example is linted on (a profile's facts; an example's own `machine` overrides some):
+# fixed, so a page and its test never depend on the machine that renders or runs them.
+EXAMPLE_MACHINE = {"hostname": "ep01.example.org", "cpus": 8, "memory": 16384, "disk": 200_000_000, "swap": 0,
+                   "ip": "10.0.0.1", "opsys": "LINUX", "arch": "X86_64", "gpus": 0, "resources": {}}
+EXAMPLE_CONFIG = "condor_config"  # the file name an example is written to
+EXAMPLE_PROFILE = "ep.yaml"  # and its machine profile
+
+
 @record
 class Example:
     config: str
     machine: dict | None = None
     line: int = 0  # where the example is written in the rule file
     target_version: list[str] = factory(list)  # the releases the example's pool runs (--target-version)
+
+    def command(self, rule) -> str:
+        """The command line a reader runs on the example, as its page shows it (the test runs the same)."""
+        words = ["condorcfg", "lint", "--config-root", EXAMPLE_CONFIG]
+        if self.profile(rule) is not None:
+            words += ["--machine", EXAMPLE_PROFILE]
+        for release in self.target_version:
+            words += ["--target-version", release]
+        if not rule.enabled:
+            words += ["--select", rule.code]
+        return " ".join(words)
+
+    def profile(self, rule) -> dict | None:
+        """The machine profile the example is linted on when it needs one (its page shows it), else None."""
+        if self.machine is None and "machine" not in rule.needs:
+            return None
+        return {**EXAMPLE_MACHINE, **(self.machine or {})}
 
 
 @record
@@ -81,6 +106,9 @@ class Rule:
     needs: list[str] = factory(list)
     pass_examples: list[Example] = factory(list)
     fail_examples: list[Example] = factory(list)
+    # the rule stays silent on these, though they are no configuration to copy (a mistake of another rule's):
+    # tested like `pass`, not shown under "Use instead"
+    silent_examples: list[Example] = factory(list)
     file: str = ""
     line: int = 0
 
@@ -262,22 +290,22 @@ def _parse_rule(path: str, entry) -> Rule:
     fix = entry.get("fix", "")
     if not isinstance(fix, str):
         _fail(path, where("fix"), "'fix' must be a string")
-    passes, fails = _parse_examples(path, entry, where("examples") if "examples" in entry else line)
+    passes, fails, silent = _parse_examples(path, entry, where("examples") if "examples" in entry else line)
     return Rule(code=code, name=name, severity=severity, summary=str(entry["summary"]).strip(),
                 rationale=str(entry["rationale"]).strip(), fix=str(fix).strip(), check=check, match=match,
                 enabled=entry.get("enabled", True), ignorable=entry.get("ignorable", True),
                 references=references, needs=needs,
-                pass_examples=passes, fail_examples=fails, file=path, line=line)
+                pass_examples=passes, fail_examples=fails, silent_examples=silent, file=path, line=line)
 
 
-def _parse_examples(path: str, entry, line: int) -> tuple[list[Example], list[Example]]:
+def _parse_examples(path: str, entry, line: int) -> tuple[list[Example], list[Example], list[Example]]:
     examples = entry.get("examples")
     if examples is None:
         _fail(path, line, f"rule {entry['code']} needs 'examples' with at least one 'fail' example")
-    if not isinstance(examples, dict) or not set(examples) <= {"pass", "fail"}:
-        _fail(path, line, "'examples' must be a mapping with 'pass' and 'fail' lists")
+    if not isinstance(examples, dict) or not set(examples) <= {"pass", "fail", "silent"}:
+        _fail(path, line, "'examples' must be a mapping with 'pass', 'fail' and 'silent' lists")
     result = []
-    for kind in ("pass", "fail"):
+    for kind in ("pass", "fail", "silent"):
         items = examples.get(kind) or []
         if not isinstance(items, list):
             _fail(path, _line_of(examples, kind) or line, f"examples.{kind} must be a list")
@@ -302,7 +330,7 @@ def _parse_examples(path: str, entry, line: int) -> tuple[list[Example], list[Ex
 
     if not result[1] and (_plain(entry.get("match")) or {}).get("engine") not in NO_FAIL_EXAMPLE:
         _fail(path, line, f"rule {entry['code']} needs at least one 'fail' example")
-    return result[0], result[1]
+    return result[0], result[1], result[2]
 
 
 def _item_line(seq, index: int) -> int:
@@ -368,6 +396,7 @@ def _read_cache(key: str) -> list[Rule] | None:
         for item in data["rules"]:
             item["pass_examples"] = [Example(**e) for e in item["pass_examples"]]
             item["fail_examples"] = [Example(**e) for e in item["fail_examples"]]
+            item["silent_examples"] = [Example(**e) for e in item.get("silent_examples", [])]
             rules.append(Rule(**item))
         return rules
     except (OSError, ValueError, TypeError, KeyError, AttributeError):

@@ -16,9 +16,27 @@ def render_rule(rule) -> str:
 
         env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(Path(__file__).with_name("templates"))),
                                  autoescape=False, keep_trailing_newline=True)
+        env.filters["profile_yaml"] = profile_yaml
         _TEMPLATE = env.get_template("rule.md.j2")
-    text = _TEMPLATE.render(rule=rule)
-    return "\n".join(line.rstrip() for line in text.strip().splitlines()) + "\n"
+    from condorcfg.lint.rules import EXAMPLE_PROFILE
+
+    text = _TEMPLATE.render(rule=rule, profile_name=EXAMPLE_PROFILE)
+    import re
+
+    text = "\n".join(line.rstrip() for line in text.strip().splitlines()) + "\n"
+    return re.sub(r"\n{3,}", "\n\n", text)  # (one blank line between blocks, whatever the template's loops leave)
+
+
+def profile_yaml(profile: dict) -> str:
+    """A machine profile as the YAML a reader saves (flat keys; a mapping written inline)."""
+    import json
+
+    lines = []
+    for key, value in profile.items():
+        shown = json.dumps(value) if isinstance(value, (dict, str)) else str(value).lower() \
+            if isinstance(value, bool) else str(value)
+        lines.append(f"{key}: {shown}")
+    return "\n".join(lines)
 
 
 def doc_filename(rule) -> str:
