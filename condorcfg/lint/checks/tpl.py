@@ -64,6 +64,30 @@ def template_contribution_discarded(ctx):
                                       fix=f"{name} = $({name}) ...")
 
 
+@check
+def setting_discarded_by_template(ctx):
+    """A knob set in a file that a later `use` line sets again outright: the file's value is gone (TPL701's
+    mirror).  Only when the template's value is the one in effect and differs from what the file wrote."""
+    for name in ctx.names():
+        history = ctx.config.history(name)
+        if len(history) < 2 or history[-1].origin != "template" or appends(history[-1]):
+            continue
+        final = history[-1]
+        written = final.overrode
+        while written is not None and written.origin == "template":  # (templates that set it in a row)
+            written = written.overrode
+        if written is None or written.origin != "file" or written.location is None:
+            continue
+        if " ".join((written.raw or "").split()) == " ".join((final.raw or "").split()):
+            continue  # the template sets what the file said: nothing is lost
+        use_text, use_location = template_origin(ctx, final)
+        text = " ".join((written.text or f"{name} = {written.raw}").split())
+        yield ctx.finding("`{text}` has no effect: `{use}` at {where} sets {knob} again afterwards, to `{value}`",
+                          text=text, use=use_text, where=use_location, knob=name,
+                          value=" ".join((final.raw or "").split()), at=written, span=ctx.value_span(written),
+                          fix=f"move this line after the `use` line (or extend: {name} = $({name}) ...)")
+
+
 def _policy_name(template: str | None) -> str:
     return (template or "").split(":", 1)[-1].upper()
 
