@@ -113,6 +113,9 @@ _PLACEHOLDERS = [
     (re.compile(r"<%.*?%>"), "an ERB / quattor template tag"),
     (re.compile(r"@[A-Z][A-Z0-9_]{2,}@"), "an autoconf-style @PLACEHOLDER@"),
     (re.compile(r"<(?:YOUR|CHANGE|INSERT|ENTER|REPLACE)[A-Za-z_ -]*>|<[A-Z][A-Z0-9_]{3,}>"), "a <PLACEHOLDER>"),
+    # (words with spaces between angle brackets, as a how-to writes them: `<IP of Machine>`; no ClassAd
+    # expression has a letter right after `<` and only words and spaces up to a `>`)
+    (re.compile(r"<[A-Za-z][A-Za-z0-9_.-]*(?: [A-Za-z0-9_.-]+)+>"), "a <placeholder phrase>"),
 ]
 
 
