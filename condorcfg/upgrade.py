@@ -5,7 +5,10 @@ built-in defaults and ``if version`` branches: :func:`condorcfg.load` with ``rel
 knob whose effective value differs is one :class:`Change`, with its cause:
 
 * ``refused``  - B stops reading the configuration (an unknown template, ...);
-* ``removed``  - the configuration sets a knob A has and B does not: after the upgrade it does nothing;
+* ``removed``  - the configuration sets a knob A has and B does not, and nothing in it uses the name: after
+  the upgrade it does nothing.  A name the configuration uses (``$(CPUIdle)`` in START, an export list, an
+  expression) is a macro in every release, whatever the knob tables say: it is compared like any value
+  (a user macro changes only when what it refers to does);
 * ``template`` - a template the configuration uses expands differently in B;
 * ``branch``   - an ``if version`` condition takes another branch in B;
 * ``default``  - a knob the configuration does not set has another built-in default in B;
@@ -84,14 +87,19 @@ def plan(paths, old: str, new: str, **options) -> UpgradePlan:
     pages = knowledge_module.load()
     user = {name.upper(): name for name in before.names()
             if getattr(before.source(name), "origin", None) in ("file", "env")}
+    used = _used_names(after if after is not None else before)
 
     def docs(name: str) -> str | None:
         page = pages.manual_page(name.split(".")[-1])
         return f"{DOCS}{page[:-4]}.html#{name.split('.')[-1]}" if page and page.endswith(".rst") else None
 
+    def removed(upper: str) -> bool:  # set here, a knob of A, not of B, and no macro anything uses
+        base = upper.split(".")[-1]
+        return upper in user and base in old_knobs and base not in new_knobs and not (upper in used or base in used)
+
     for upper, name in user.items():
         base = upper.split(".")[-1]
-        if base in old_knobs and base not in new_knobs:
+        if removed(upper):
             definition = before.source(name)
             obsolete = pages.obsolete(base)  # (what the version history says replaces it)
             instead = f"; use {obsolete['replacement']} instead" if obsolete and obsolete.get("replacement") else ""
@@ -108,7 +116,7 @@ def plan(paths, old: str, new: str, **options) -> UpgradePlan:
             names.setdefault(name.upper(), name)
         for upper, name in sorted(names.items()):
             base = upper.split(".")[-1]
-            if upper in user and base in old_knobs and base not in new_knobs:
+            if removed(upper):
                 continue  # (listed as removed)
             change = _compare(before, after, name, old_knobs, new_knobs)
             if change is not None:
@@ -118,6 +126,14 @@ def plan(paths, old: str, new: str, **options) -> UpgradePlan:
     order = {kind: i for i, kind in enumerate(KINDS)}
     result.changes.sort(key=lambda c: (c.kind != "refused", not c.security, order[c.kind], c.knob.upper()))
     return result
+
+
+def _used_names(config) -> set[str]:
+    """The names the configuration uses, as the lint rules decide it (condorcfg.lint.checks._util.used_names)."""
+    from condorcfg.lint.checks._util import used_names
+    from condorcfg.lint.engine import LintContext
+
+    return used_names(LintContext(config))
 
 
 def _value(config, name: str) -> str | None:

@@ -485,3 +485,83 @@ def trailing_comment_offset(raw: str) -> int | None:
             return index
         previous = char
     return None
+
+
+# -- names the configuration uses (KNB303's "nothing refers to it", UPG906, condorcfg upgrade) -----------------
+
+_DEFINED_TEST = re.compile(r"\bdefined\s+([A-Za-z_][A-Za-z0-9_.]*)", re.IGNORECASE)
+
+
+def referenced_names(ctx) -> set[str]:
+    """Upper-case names that any value, condition or include refers to with $(X) or `defined X`; once per run."""
+    found = ctx.shared.get("referenced_names")
+    if found is not None:
+        return found
+    used = set()
+    # A statement's text is usually the very string of its definition's: scan each string once.
+    # (By identity: hashing megabytes of appended list values would cost more than it saves.)
+    texts: dict[int, str] = {}
+    history = ctx.config.history
+    for name in ctx.names():
+        for definition in history(name):
+            raw = definition.raw
+            if raw:
+                texts[id(raw)] = raw
+            text = getattr(definition, "text", None)
+            if text:
+                texts[id(text)] = text
+    for statement in getattr(ctx.config, "statements", ()) or ():
+        text = getattr(statement, "text", "")
+        if text:
+            texts[id(text)] = text
+    for text in texts.values():
+        if "$" in text:
+            for ref in macro_references(text):
+                if ref.name:
+                    used.add(ref.name.split(":")[0].upper())
+                    used.add(ref.name.split(".")[-1].upper())
+        if "defined" in text.lower():  # cheap test first: most texts have no condition
+            for match in _DEFINED_TEST.finditer(text):
+                used.add(match.group(1).upper())
+    ctx.shared["referenced_names"] = used
+    return used
+
+
+def attribute_names(ctx) -> set[str]:
+    """Upper-case names used as attributes in the expressions of the configuration (START = KeyboardBusy ...)."""
+    found = ctx.shared.get("attribute_names")
+    if found is not None:
+        return found
+    names = set()
+    expressions = written_expression_names(ctx)
+    for name in ctx.names():
+        if name not in expressions:
+            continue
+        definition = ctx.config.source(name)
+        node = parsed(ctx, definition)[0] if definition is not None else None
+        if node is not None:
+            names.update(r.name.upper() for r in ctx.references(node))
+    ctx.shared["attribute_names"] = names
+    return names
+
+
+def used_names(ctx) -> set[str]:
+    """Upper-case names the configuration uses: referred to as $(X) or `defined X` anywhere (values, conditions,
+    includes), exported by an export list (STARTD_ATTRS and the like), used as an attribute in an expression
+    knob, or named by STARTER_LIST / SHADOW_LIST.  A name used so is a macro: whatever knob tables say, its
+    value is read (through what uses it) in every release, so it is never "unknown" and never "does nothing".
+    KNB303 (unknown-knob), UPG906 (knob-unknown-in-target) and ``condorcfg upgrade`` decide "used" here, once
+    per run."""
+    found = ctx.shared.get("used_names")
+    if found is None:
+        found = set(referenced_names(ctx)) | set(exported_names(ctx)) | attribute_names(ctx)
+        for name in ("STARTER_LIST", "SHADOW_LIST"):
+            found.update(item.upper() for item in re.split(r"[\s,]+", value(ctx, name) or "") if item)
+        ctx.shared["used_names"] = found
+    return found
+
+
+def is_used(ctx, name: str) -> bool:
+    """Whether ``name`` (or its base, without a SUBSYS./LOCALNAME. prefix) is in :func:`used_names`."""
+    used = used_names(ctx)
+    return name.upper() in used or name.split(".")[-1].upper() in used

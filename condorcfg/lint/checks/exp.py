@@ -11,6 +11,8 @@ import re
 from condorcfg.classad.functions import REGEX_ARGUMENT, regex_error
 from condorcfg.lint.checks import check
 from condorcfg.lint.checks._trace import POLICY_ATTRIBUTES
+from condorcfg.lint.checks.knb import reads_as_text
+from condorcfg.lint.checks.mac import describe_roots, finding_causes, root_macro_causes
 from condorcfg.lint.checks._util import (empty_macro_causes, empty_macro_notes, expanded, exported_names, expression_names, is_user,
                                          macro_references, parsed, raw_span, strip_parens, trailing_comment_offset,
                                          user_definitions, walk)
@@ -74,8 +76,11 @@ def expr_syntax(ctx):
         causes = empty_macro_causes(ctx, definition)
         if causes:
             named = ", ".join(f"$({c})" for c in sorted(causes))
-            message += f" (because {named} {'expands' if len(causes) == 1 else 'expand'} to nothing)"
-            fix = fix or f"define {', '.join(sorted(causes))} (or give a default: $(NAME:value))"
+            roots = root_macro_causes(ctx, causes)  # (END = $(N): N is what is missing, in a fragment too)
+            message += (f" (because {named} {'expands' if len(causes) == 1 else 'expand'} to nothing"
+                        f"{describe_roots(ctx, causes, roots).replace(' (', '; ', 1)[:-1] if roots != causes else ''})")
+            fix = fix or f"define {', '.join(sorted(roots))} (or give a default: $(NAME:value))"
+            causes = finding_causes(ctx, causes)
         yield ctx.finding(message, at=definition, span=span, fix=fix, notes=empty_macro_notes(ctx, definition),
                           causes=causes)
 
@@ -128,20 +133,38 @@ def self_reference(ctx):
         own = _own_attribute(definition.name, exported)
         if own is None:
             continue
-        node = parsed(ctx, definition)[0]
+        node, _err, text = parsed(ctx, definition)
         if node is None:
             continue
+        if own in exported and own not in POLICY_ATTRIBUTES.values() and reads_as_text(ctx, definition.name, node,
+                                                                                        text, exported):
+            continue  # `RACK = rack-12`: text that needs quotes, not an append gone wrong (KNB301 says so)
         for ref in ctx.references(node):
             if ref.name.upper() == own and (ref.scope or "MY").upper() == "MY":
                 span, macro = locate(ctx, definition, re.compile(r"(?<![A-Za-z0-9_$(.])(MY\.)?" + re.escape(ref.name)
                                                                  + r"(?![A-Za-z0-9_])", re.IGNORECASE))
+                if _earlier_value(ctx, definition):
+                    fix = f"to extend the previous value write $({definition.name}) instead"
+                else:  # (no earlier value: $(X) would expand to nothing)
+                    fix = (f"{definition.name} has no earlier value to extend: write the value it should have "
+                           f"(in quotes if it is text)")
                 yield ctx.finding(f"{definition.name} refers to the attribute {ref.name}, that is to itself: "
                                   f"in the ad this is a loop and evaluates to UNDEFINED{_through(macro)}",
-                                  at=definition, span=span,
-                                  fix=f"to extend the previous value write $({definition.name}) instead")
+                                  at=definition, span=span, fix=fix)
                 break
 
 
+
+
+def _earlier_value(ctx, definition) -> bool:
+    """Whether `$(NAME)` in ``definition`` would expand to something: an earlier assignment, a template's or
+    HTCondor's default value."""
+    history = list(ctx.config.history(definition.name))
+    earlier = history[:history.index(definition)] if definition in history else history[:-1]
+    if any((d.raw or "").strip() for d in earlier):
+        return True
+    entry = ctx.knowledge.builtin(definition.name)
+    return bool(str((entry or {}).get("default") or "").strip())
 
 
 @check

@@ -14,10 +14,10 @@ from condorcfg.diagnostics import Text
 from condorcfg.lint.checks import check
 from condorcfg.lint.checks._releases import releases_knowing
 from condorcfg.lint.checks._trace import POLICY_ATTRIBUTES
+from condorcfg.lint.checks.mac import describe_roots, finding_causes, root_macro_causes
 from condorcfg.lint.checks._util import (describe, empty_macro_causes, empty_macro_notes, export_lists, exported_names,
-                                         expanded, is_user, macro_references, parsed, prefixed_bases, raw_span,
-                                         strip_parens, user_definitions, value, word_span, word_spans,
-                                         written_expression_names)
+                                         expanded, is_user, parsed, prefixed_bases, raw_span, strip_parens, used_names,
+                                         user_definitions, value, word_span, word_spans)
 
 _CONSTANT_WORDS = {"TRUE", "FALSE", "UNDEFINED", "ERROR"}
 _ITEM = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
@@ -78,12 +78,13 @@ def unquoted_string_attr(ctx):
             causes = empty_macro_causes(ctx, definition)
             if causes:  # the value is an expression with a hole in it: quoting would be harmful advice
                 macros = ", ".join(f"$({c})" for c in sorted(causes))
+                roots = root_macro_causes(ctx, causes)
                 yield ctx.finding(
                     f"{item} is exported by {list_name} but its value `{_short(shown)}` is not a ClassAd "
-                    f"expression because {macros} {'expands' if len(causes) == 1 else 'expand'} to nothing: the "
-                    f"daemon drops the attribute",
+                    f"expression because {macros} {'expands' if len(causes) == 1 else 'expand'} to nothing"
+                    f"{describe_roots(ctx, causes, roots)}: the daemon drops the attribute",
                     at=definition, span=ctx.value_span(definition), notes=empty_macro_notes(ctx, definition),
-                    causes=causes, fix=f"define {', '.join(sorted(causes))} (or give a default: $(NAME:value))")
+                    causes=finding_causes(ctx, causes), fix=f"define {', '.join(sorted(roots))} (or give a default: $(NAME:value))")
                 continue
             yield ctx.finding(
                 f"{item} is exported by {list_name} but its value `{_short(shown)}` is not a ClassAd "
@@ -95,8 +96,12 @@ def unquoted_string_attr(ctx):
             continue
         from condorcfg.classad import ast
 
+        own = own_attributes(item, exported)
+
         def unknown(word: str) -> bool:
             upper = word.upper()
+            if upper in own:  # the attribute itself: a loop in the ad, not a value (EXP402 leaves it to this rule)
+                return True
             return not (upper in _CONSTANT_WORDS or upper in exported or upper in POLICY_ATTRIBUTES
                         or knowledge.is_machine_attribute(word) or knowledge.is_job_attribute(word))
 
@@ -104,6 +109,13 @@ def unquoted_string_attr(ctx):
             if not unknown(node.name):
                 continue
             word = node.name
+            if word.upper() in own:
+                yield ctx.finding(
+                    f"{item} = {word} is exported by {list_name} as an attribute reference to `{word}`, that is "
+                    f"to {item} itself (attribute names ignore case): a loop, so {item} is undefined in the ad; a "
+                    f"string needs quotes", at=definition, span=ctx.value_span(definition),
+                    fix=f'{item} = "{word}"')
+                continue
             yield ctx.finding(
                 f"{item} = {word} is exported by {list_name} as an attribute reference to `{word}`, which no ad "
                 f"defines, so {item} is undefined in the ad; a string needs quotes",
@@ -113,11 +125,52 @@ def unquoted_string_attr(ctx):
         shown = text.strip()
         if " " in shown or "\t" in shown or not _only_unknown_words(node, unknown):
             continue  # an expression someone wrote on purpose (it has blanks, or names a known attribute)
+        loop = sorted({ref.name for ref in ctx.references(node) if ref.name.upper() in own})
+        if loop:
+            from condorcfg.classad.printer import unparse
+
+            yield ctx.finding(
+                f"{item} = {shown} is exported by {list_name} as the expression `{_short(unparse(node))}`, not as "
+                f"text: `{loop[0]}` in it is the attribute {item} itself (attribute names ignore case), a loop, so "
+                f"{item} is undefined in the ad; a string needs quotes", at=definition,
+                span=ctx.value_span(definition), fix=f'{item} = "{_escape(shown)}"')
+            continue
         yield ctx.finding(
             f"{item} = {shown} is exported by {list_name} as an expression of names no ad defines "
             f"(`{shown}` reads as arithmetic or attribute selection, not as text), so {item} is undefined in the "
             f"ad; a string needs quotes", at=definition, span=ctx.value_span(definition),
             fix=f'{item} = "{_escape(shown)}"')
+
+
+def own_attributes(item: str, exported) -> set[str]:
+    """Upper-case names of the attribute an exported knob ``item`` defines in the ad: ``item`` itself, and
+    for a per-slot override (SLOT1_X, SLOT_TYPE_1_X) of an exported X, also X."""
+    own = {item.upper()}
+    found = _PER_SLOT.fullmatch(item)
+    if found and found.group(2).upper() in exported:
+        own.add(found.group(2).upper())
+    return own
+
+
+def reads_as_text(ctx, item: str, node, text: str, exported) -> bool:
+    """Whether the value of the exported knob ``item`` is text that parses as an expression by accident
+    (``rack-12``, ``gw01.example.org``, a bare word no ad defines): KNB301 reports it, with quoting advice."""
+    from condorcfg.classad import ast
+
+    knowledge = ctx.knowledge
+    own = own_attributes(item, exported)
+
+    def unknown(word: str) -> bool:
+        upper = word.upper()
+        if upper in own:
+            return True
+        return not (upper in _CONSTANT_WORDS or upper in exported or upper in POLICY_ATTRIBUTES
+                    or knowledge.is_machine_attribute(word) or knowledge.is_job_attribute(word))
+
+    if isinstance(node, ast.AttrRef) and node.scope is None:
+        return unknown(node.name)
+    shown = text.strip()
+    return not (" " in shown or "\t" in shown) and _only_unknown_words(node, unknown)
 
 
 def _only_unknown_words(node, unknown) -> bool:
@@ -187,54 +240,6 @@ def _writes_word(definition, item: str, words: dict) -> bool:
     return item.upper() in found
 
 
-def _referenced_names(ctx) -> set[str]:
-    """Upper-case names that any value, condition or include refers to with $(X) or `defined X`."""
-    used = set()
-    # A statement's text is usually the very string of its definition's: scan each string once.
-    # (By identity: hashing megabytes of appended list values would cost more than it saves.)
-    texts: dict[int, str] = {}
-    history = ctx.config.history
-    for name in ctx.names():
-        for definition in history(name):
-            raw = definition.raw
-            if raw:
-                texts[id(raw)] = raw
-            text = getattr(definition, "text", None)
-            if text:
-                texts[id(text)] = text
-    for statement in getattr(ctx.config, "statements", ()) or ():
-        text = getattr(statement, "text", "")
-        if text:
-            texts[id(text)] = text
-    for text in texts.values():
-        if "$" in text:
-            for ref in macro_references(text):
-                if ref.name:
-                    used.add(ref.name.split(":")[0].upper())
-                    used.add(ref.name.split(".")[-1].upper())
-        if "defined" in text.lower():  # cheap test first: most texts have no condition
-            for found in _DEFINED.finditer(text):
-                used.add(found.group(1).upper())
-    return used
-
-
-_DEFINED = re.compile(r"\bdefined\s+([A-Za-z_][A-Za-z0-9_.]*)", re.IGNORECASE)
-
-
-def _attribute_names(ctx) -> set[str]:
-    """Names used as attributes in the expressions of the configuration (KNB306 reports those)."""
-    names = set()
-    expressions = written_expression_names(ctx)
-    for name in ctx.names():
-        if name not in expressions:
-            continue
-        definition = ctx.config.source(name)
-        node = parsed(ctx, definition)[0] if definition is not None else None
-        if node is not None:
-            names.update(r.name.upper() for r in ctx.references(node))
-    return names
-
-
 MAX_SUGGESTED = 2000  # unknown knobs per run that get a did-you-mean
 
 
@@ -288,8 +293,7 @@ def unknown_knob(ctx):
     if daemons:  # <SUBSYS>_LOG and the like also name the daemons this configuration declares
         candidates = [(name, definition) for name, definition in candidates
                       if not knowledge.is_known_knob(name, daemons)]
-    used = (_referenced_names(ctx) | set(exported_names(ctx)) | _attribute_names(ctx)
-            | {i.upper() for name in ("STARTER_LIST", "SHADOW_LIST") for i in _items(value(ctx, name))})
+    used = used_names(ctx)  # (one decision of "used", shared with UPG906 and condorcfg upgrade)
     suggested = 0
     for name, definition in candidates:
         base = name.split(".")[-1].upper()

@@ -373,3 +373,59 @@ def duplicate_assignment(ctx):
                               f"assignment has no effect", at=earlier, span=ctx.value_span(earlier),
                               notes=[Text("the effective {name} is at {where}", name=name,
                                           where=describe(history[-1]))])
+
+
+# ------------------------------------------------------------------ why a macro is empty (KNB301, EXP403, POL509)
+
+def _empty_roots(ctx, name: str, seen: frozenset, depth: int = 0) -> list[str]:
+    """The macros that make ``$(name)`` empty: ``name`` itself when it is undefined or written empty, else (a
+    value made only of references, `END = $(N)`) the roots of the macros it refers to."""
+    target = ctx.config.source(name)
+    if target is None or depth > 16:
+        return [name]
+    raw = target.raw or ""
+    refs = macro_references(raw)
+    rest = raw
+    for ref in reversed(refs):
+        rest = rest[:ref.start] + rest[ref.end:]
+    if not refs or rest.strip() or any(r.default is not None or not r.name or not _NAME.fullmatch(r.name)
+                                       for r in refs):
+        return [name]
+    roots: list[str] = []
+    for ref in refs:
+        if ref.name.upper() in seen:
+            return [name]
+        roots.extend(_empty_roots(ctx, ref.name, seen | {ref.name.upper()}, depth + 1))
+    return roots or [name]
+
+
+def root_macro_causes(ctx, causes) -> frozenset:
+    """``causes`` (upper-case macros that expand to nothing) replaced by the macros that make them empty: for
+    `END = $(N)` with N defined nowhere, N (in fragment mode, the macro the surrounding configuration gives)."""
+    roots = set()
+    for cause in causes:
+        roots.update(r.upper() for r in _empty_roots(ctx, cause, frozenset({cause.upper()})))
+    return frozenset(roots)
+
+
+def describe_roots(ctx, causes, roots) -> str:
+    """`` (END is `$(N)`, and N is not defined)`` for the causes whose emptiness comes from other macros."""
+    parts = []
+    for cause in sorted(causes):
+        mine = sorted({r.upper() for r in _empty_roots(ctx, cause, frozenset({cause.upper()}))})
+        if mine == [cause.upper()]:
+            continue
+        definition = ctx.config.source(cause)
+        states = [f"{r} is {'not defined' if ctx.config.source(r) is None else 'empty'}" for r in mine]
+        parts.append(f"{cause} is `{(definition.raw or '').strip()}`, and {' and '.join(states)}")
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
+def finding_causes(ctx, causes) -> frozenset:
+    """The ``causes`` a finding carries. In fragment mode the root macros (`END = $(N)`: N), so that a finding
+    that exists only because the surrounding configuration's N is absent here is folded into CFG009. In a
+    whole configuration the macros as written (`$(END)`), as before: two values broken through different
+    macros stay two findings, each at its own line, though the message names the root."""
+    if getattr(getattr(ctx, "settings", None), "fragment", False):
+        return root_macro_causes(ctx, causes)
+    return frozenset(causes)

@@ -15,6 +15,7 @@ from condorcfg.lint.checks import check
 from condorcfg.lint.checks._outcomes import ANY_JOB, DEFINED, NO_JOB, E, T, U, Outcomes
 from condorcfg.lint.checks._trace import Reach, full_chain, responsible, route, slot_attribute_knobs, span_for, \
     trace_attributes
+from condorcfg.lint.checks.mac import finding_causes
 from condorcfg.lint.checks._util import empty_macros, describe, effective, empty_macro_notes, expanded, exported_names, is_user, parsed, walk, \
     strip_parens
 from condorcfg.lint.checks._util import value as config_value
@@ -59,11 +60,15 @@ def job_attr_in_is_owner(ctx):
     # can be with one (the Owner state is never entered).
     aborts = bool((without_job & {U, E}) - defining_job)
     never_owner = T in any_job and T not in without_job
-    if not (aborts or never_owner):
-        return
     reported = set()
     for reach in trace_attributes(ctx, definition, slot_attribute_knobs(ctx, exported)):
         if not _job_only(ctx, reach, exported):
+            continue
+        # A job attribute IS_OWNER itself reads (as written, or through its $(MACROS)) is a mistake whatever the
+        # operators: without a job it is always undefined, so the clause never depends on a job. Only one that
+        # comes through START (IS_OWNER = (START =?= False)) is judged by what it does to the Owner state.
+        direct = len(reach.path) == 1
+        if not (aborts or never_owner or direct):
             continue
         chain = full_chain(ctx, reach)
         blame = responsible(chain)
@@ -79,6 +84,12 @@ def job_attr_in_is_owner(ctx):
             message = (f"IS_OWNER refers to job attribute {shown}{through}; IS_OWNER is evaluated without a "
                        f"job, where {shown} is undefined, and then IsOwner is undefined: the startd aborts "
                        f"(\"Invalid evaluation of IsOwner\")")
+        elif direct and not never_owner:
+            message = Text("IS_OWNER = `{raw}` ({where}) refers to job attribute {attribute}{through}, but IS_OWNER "
+                           "is evaluated without a job, where {attribute} is always undefined: a clause on it never "
+                           "sees a job's value, so it cannot tell jobs apart (job conditions belong in START)",
+                           raw=(definition.raw or "").strip(), where=describe(definition), attribute=shown,
+                           through=through)
         else:
             message = Text("IS_OWNER = `{raw}` ({where}) depends on job attribute {attribute}{through}, which is "
                            "undefined where IS_OWNER is evaluated (no job); there it can never be true, so the slot "
@@ -143,7 +154,7 @@ def empty_policy(ctx):
         yield ctx.finding(f"{knob} expands to nothing (`{definition.raw.strip()}`): an empty {knob} is undefined, "
                           f"so the startd treats it as false and the policy written here never applies",
                           at=definition, span=ctx.value_span(definition), notes=empty_macro_notes(ctx, definition),
-                          causes=frozenset(n.upper() for n in empty_macros(ctx, definition)))
+                          causes=finding_causes(ctx, frozenset(n.upper() for n in empty_macros(ctx, definition))))
 
 
 def _is_undefined(value) -> bool:

@@ -5,20 +5,27 @@
 authenticated user", which is exactly what HTCondor's ``use SECURITY : recommended``
 templates set.  ADMINISTRATOR, DAEMON, NEGOTIATOR, CONFIG and ADVERTISE_* are never
 meant for every authenticated user.
+
+The permission levels, which level implies which, what a level without an ALLOW list does and
+where a daemon looks its lists up are :mod:`condorcfg.lint.authorization`'s facts.
 """
 from __future__ import annotations
 
 import re
 
 from condorcfg.diagnostics import Text
+from condorcfg.lint import authorization
 from condorcfg.lint.checks import check
 from condorcfg.lint.checks._util import describe, effective, is_user, raw_span, template_origin, value
 
-_ALLOW = re.compile(r"ALLOW_(WRITE|DAEMON|NEGOTIATOR|ADMINISTRATOR|CONFIG|ADVERTISE_MASTER|ADVERTISE_STARTD|"
-                    r"ADVERTISE_SCHEDD|OWNER)(?:_([A-Z0-9_]+))?", re.IGNORECASE)
 _WILDCARDS = {"*", "*/*", "*@*", "*@*/*", "*/*@*"}
-# Levels where `*` is acceptable once authentication is required (any authenticated user).
-_AUTHENTICATED_OK = {"WRITE", "OWNER"}
+# Levels where `*` is acceptable once authentication is required (any authenticated user).  (OWNER, once
+# here too, is no permission level from HTCondor 10.0 on: ALLOW_OWNER is read by no daemon.)
+_AUTHENTICATED_OK = {"WRITE"}
+
+
+def _level_alternation(names) -> str:
+    return "|".join(sorted(names, key=len, reverse=True))
 
 
 def _tokens(text: str | None) -> list[str]:
@@ -89,13 +96,13 @@ def _pool_granted_only(ctx, level: str, auth_name) -> bool:
 @check
 def insecure_allow(ctx):
     for name in ctx.names():
-        found = _ALLOW.fullmatch(name.split(".")[-1])
-        if not found:
+        found = authorization.parse_knob(name, ctx.primary_release)
+        if found is None or found.kind != "ALLOW" or found.level not in authorization.ABOVE_READ:
             continue
         definition = effective(ctx, name)
         if definition is None:
             continue
-        level = found.group(1).upper()
+        level = found.level
         wild = next((t for t in _tokens(value(ctx, name)) if t in _WILDCARDS), None)
         if wild is None:
             continue
@@ -127,7 +134,7 @@ def insecure_allow(ctx):
                               auth_value=value(ctx, auth_name), at=auth_def, span=ctx.value_span(auth_def))
 
 
-_AUTH_KNOB = re.compile(r"SEC_(DEFAULT|WRITE|ADMINISTRATOR|DAEMON|NEGOTIATOR|CONFIG|ADVERTISE_\w+)_"
+_AUTH_KNOB = re.compile(r"SEC_(" + _level_alternation(("DEFAULT",) + authorization.ABOVE_READ) + r")_"
                         r"(AUTHENTICATION|INTEGRITY|ENCRYPTION)", re.IGNORECASE)
 
 
@@ -154,7 +161,7 @@ def weak_security(ctx):
                               at=definition, span=ctx.value_span(definition))
 
 
-_METHODS = re.compile(r"SEC_(DEFAULT|WRITE|ADMINISTRATOR|DAEMON|NEGOTIATOR|CONFIG|ADVERTISE_\w+)_"
+_METHODS = re.compile(r"SEC_(" + _level_alternation(("DEFAULT",) + authorization.ABOVE_READ) + r")_"
                       r"AUTHENTICATION_METHODS", re.IGNORECASE)
 
 
@@ -210,8 +217,9 @@ def _write_only_policy(ctx) -> bool:
     written = value(ctx, "ALLOW_WRITE")
     if written is None or any(t in _WILDCARDS for t in _tokens(written)) or _legacy_allow(ctx):
         return False
-    return not any(value(ctx, other) for other in
-                   ("ALLOW_DAEMON", "ALLOW_ADVERTISE_STARTD", "ALLOW_ADVERTISE_MASTER", "ALLOW_ADVERTISE_SCHEDD"))
+    # (the collector's lists of the ADVERTISE_* levels: their own, then DAEMON's, then DEFAULT's)
+    return not any((value(ctx, name) or "").strip() for level in authorization.ADVERTISE_LEVELS
+                   for name in authorization.lookup_knobs(level, "COLLECTOR", release=ctx.primary_release))
 
 
 @check
@@ -219,9 +227,10 @@ def allow_write_without_daemon(ctx):
     if not _write_only_policy(ctx):
         return
     definition = effective(ctx, "ALLOW_WRITE")
-    yield ctx.finding("ALLOW_WRITE is set but neither ALLOW_DAEMON nor ALLOW_ADVERTISE_* is: since HTCondor 9.0 "
-                      "ALLOW_DAEMON and ALLOW_ADVERTISE_* no longer inherit from ALLOW_WRITE (which now only "
-                      "controls job submission), so the daemons cannot send their ads to the collector",
+    yield ctx.finding(f"ALLOW_WRITE is set but neither ALLOW_DAEMON nor ALLOW_ADVERTISE_* (nor ALLOW_DEFAULT) is: "
+                      f"since HTCondor {authorization.DEFAULT_DENY_SINCE} ALLOW_DAEMON and ALLOW_ADVERTISE_* no "
+                      f"longer fall back to ALLOW_WRITE, and a level without an ALLOW list refuses everyone, so "
+                      f"the collector refuses the ads of the daemons of other hosts",
                       at=definition, span=ctx.value_span(definition),
                       notes=[Text("ALLOW_WRITE is set at {where}", where=describe(definition))])
 
@@ -266,25 +275,16 @@ def removed_auth_method(ctx):
                               at=definition, span=span)
 
 
-# Since HTCondor 9.0 a permission level with no ALLOW list refuses everyone (condor_ipverify.cpp:
-# "optimized to deny everyone"); only READ and WRITE are still granted to the identities of the
-# levels that imply them (WRITE to DAEMON and ADMINISTRATOR, READ to those and WRITE, NEGOTIATOR,
-# ADVERTISE_*).  A daemon looks a level's list up along a chain, each step as ALLOW_<L>_<SUBSYS>,
-# <SUBSYS>.ALLOW_<L>, ALLOW_<L>: ADVERTISE_* -> DAEMON (-> WRITE with LEGACY_ALLOW_SEMANTICS) -> DEFAULT.
-# Daemons of one host talk through their family session, which no list restricts: only levels that
-# other hosts or users need are checked.
-def _allow_chain(ctx, level: str) -> list[str]:
-    chain = [level]
-    if level.startswith("ADVERTISE_"):
-        chain.append("DAEMON")
-    if "DAEMON" in chain and _legacy_allow(ctx):
-        chain.append("WRITE")
-    return chain + ["DEFAULT"]
+# Since HTCondor 9.0 a permission level with no ALLOW list refuses everyone; only READ and WRITE are still
+# granted to the identities of the levels that imply them; a daemon looks a level's list up along a chain
+# (condorcfg.lint.authorization: lookup_levels, lookup_knobs).  Daemons of one host talk through their family
+# session, which no list restricts: only levels that other hosts or users need are checked.
+def _allow_chain(ctx, level: str) -> tuple[str, ...]:
+    return authorization.lookup_levels(level, ctx.primary_release, legacy=_legacy_allow(ctx))
 
 
 def _allow_lookups(ctx, level: str, daemon: str) -> list[str]:
-    return [name for step in _allow_chain(ctx, level)
-            for name in (f"ALLOW_{step}_{daemon}", f"{daemon}.ALLOW_{step}", f"ALLOW_{step}")]
+    return authorization.lookup_knobs(level, daemon, release=ctx.primary_release, legacy=_legacy_allow(ctx))
 
 
 def _has_allow_list(ctx, level: str, daemon: str) -> bool:
@@ -297,21 +297,20 @@ def _closed_levels(ctx, daemons: set[str]) -> list[tuple[str, str, str]]:
     needed = []
     personal = {"COLLECTOR", "SCHEDD", "STARTD"} <= daemons  # (one host: its daemons use the family session)
     if "COLLECTOR" in daemons and not personal and not _write_only_policy(ctx):  # (SEC806 explains that case)
-        for level in ("ADVERTISE_STARTD", "ADVERTISE_SCHEDD", "ADVERTISE_MASTER"):
+        for level in authorization.ADVERTISE_LEVELS:
             needed.append((level, "COLLECTOR", "the collector refuses the ads of the startds, schedds and "
                                                "masters of other hosts, so they never join the pool"))
     if "SCHEDD" in daemons:
         if "NEGOTIATOR" not in daemons:
-            needed.append(("NEGOTIATOR", "SCHEDD", "the central manager's negotiator cannot negotiate with this "
-                                                   "schedd, so none of its jobs is ever matched"))
-        needed.append(("WRITE", "SCHEDD", "users cannot submit, edit or remove jobs (only the identities of "
-                                          "ALLOW_DAEMON and ALLOW_ADMINISTRATOR can)"))
+            needed.append(("NEGOTIATOR", "SCHEDD", authorization.refused("NEGOTIATOR", "SCHEDD")))
+        granted = authorization.describe_levels(f"ALLOW_{level}" for level in authorization.implied_by("WRITE"))
+        needed.append(("WRITE", "SCHEDD", f"{authorization.refused('WRITE', 'SCHEDD')} for all but the identities "
+                                          f"{granted} grant"))
     for daemon, tool in (("SCHEDD", "condor_q"), ("COLLECTOR", "condor_status")):
         if daemon in daemons and not _has_allow_list(ctx, "WRITE", daemon):
             needed.append(("READ", daemon, f"{tool} is refused for users"))
     if daemons - {"MASTER"}:
-        needed.append(("ADMINISTRATOR", "MASTER", "condor_off, condor_restart, condor_reconfig and condor_drain "
-                                                  "are refused for everyone"))
+        needed.append(("ADMINISTRATOR", "MASTER", authorization.refused("ADMINISTRATOR")))
     return [(level, daemon, harm) for level, daemon, harm in needed if not _has_allow_list(ctx, level, daemon)]
 
 
@@ -325,8 +324,9 @@ def missing_allow_level(ctx):
     harms = list(dict.fromkeys(harm for _level, _daemon, harm in closed))
     names = [f"ALLOW_{level}" for level in levels]
     listed = ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
-    message = (f"{listed} {'is' if len(names) == 1 else 'are'} not set (nor ALLOW_DEFAULT): since HTCondor 9.0 a "
-               f"level without an ALLOW list refuses everyone; on this host {'; '.join(harms)}")
+    message = (f"{listed} {'is' if len(names) == 1 else 'are'} not set (nor ALLOW_DEFAULT): since HTCondor "
+               f"{authorization.DEFAULT_DENY_SINCE} a level without an ALLOW list refuses everyone; on this host "
+               f"{'; '.join(harms)}")
     notes = []
     for level, daemon, _harm in closed:
         chain = ", then ".join(f"ALLOW_{step}" for step in _allow_chain(ctx, level))

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 
 from condorcfg.lint.checks import check
-from condorcfg.lint.checks._util import effective, empty_macro_notes, is_user, value, word_span
+from condorcfg.diagnostics import Text
+from condorcfg.lint.checks._util import describe, effective, empty_macro_notes, is_user, value, word_span
 
 _SLOT_KNOB = re.compile(r"(NUM_SLOTS_TYPE_\d+|SLOT_TYPE_\d+(_.+)?|NUM_SLOTS|NUM_CPUS|MEMORY|"
                         r"SLOT_CONFIG_FAILURE_MODE|MACHINE_RESOURCE_.+)", re.IGNORECASE)
@@ -76,6 +77,7 @@ def slot_type_syntax(ctx):
 def slot_oversubscribed(ctx):
     if not ctx.machine_given:  # what does not depend on the machine: shares that add up to more than all of it
         yield from _shares_over_whole(ctx)
+        yield from _over_declared_totals(ctx)
         return
     # One finding per slot type and shortage, not per slot (NUM_SLOTS_TYPE_1 = 48 would give 48 on one line):
     # the slots of a type that ask for the same thing and find the same left are named together.
@@ -144,6 +146,115 @@ def _shares_over_whole(ctx):
                           at=definition, span=ctx.value_span(definition))
 
 
+_PLAIN_MACRO = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_.]*)\)")
+
+
+def _machine_independent(ctx, name: str, depth: int = 0) -> bool:
+    """Whether ``name``'s value is the same on every machine: no host fact (DETECTED_CORES, ...) and no
+    configuration function ($INT(), $RANDOM_CHOICE(), ...) in it or in the macros it refers to."""
+    definition = ctx.config.source(name)
+    if definition is None:
+        return True
+    if getattr(definition, "origin", "file") == "host" or depth > 16:
+        return False
+    raw = definition.raw or ""
+    refs = _PLAIN_MACRO.findall(raw)
+    if raw.count("$") != len(refs):
+        return False
+    return all(_machine_independent(ctx, ref, depth + 1) for ref in refs if ref.upper() != name.upper())
+
+
+def _declared_total(ctx, knob: str) -> tuple | None:
+    """(definition, amount) of NUM_CPUS or MEMORY when the user declares it the same for every machine."""
+    from condorcfg.slots.knobs import Knobs
+
+    definition = effective(ctx, knob)
+    if not is_user(definition) or not _machine_independent(ctx, knob):
+        return None
+    text = value(ctx, knob)
+    if text is None or not text.strip():
+        return None
+    amount = Knobs(ctx.config).to_integer(text, -1, knob)
+    return (definition, amount) if amount >= 1 else None
+
+
+def _over_declared_totals(ctx):
+    """Slot types whose absolute CPUs (memory), times their slot counts, exceed a NUM_CPUS (MEMORY) that the
+    configuration declares for every machine: over-subscribed whatever the machine."""
+    from condorcfg.slots.knobs import Knobs
+    from condorcfg.slots.shares import ShareError, parse_slot_type
+
+    cpus = _declared_total(ctx, "NUM_CPUS")
+    memory = _declared_total(ctx, "MEMORY")
+    if memory is not None:
+        reserved = effective(ctx, "RESERVED_MEMORY")
+        if reserved is not None and not _machine_independent(ctx, "RESERVED_MEMORY"):
+            memory = None
+        else:
+            held = Knobs(ctx.config).integer("RESERVED_MEMORY", 0)
+            memory = (memory[0], max(memory[1] - held, 0), held) if held >= 0 else None
+    if cpus is None and memory is None:
+        return
+    asked = {"cpus": [], "memory": []}  # resource -> (type, count, amount, absolute, definition)
+    for name in _typed_counts(ctx):
+        type_id = _integer(name.upper().rsplit("_", 1)[1])
+        count = _integer(value(ctx, name) or "")
+        share_name = f"SLOT_TYPE_{type_id}"
+        definition = effective(ctx, share_name)
+        if type_id is None or not count or count < 0 or not is_user(definition):
+            continue
+        if not (_machine_independent(ctx, name) and _machine_independent(ctx, share_name)):
+            continue
+        text = value(ctx, share_name) or ""
+        try:
+            request = parse_slot_type(text, type_id, cpus[1] if cpus else 1, memory[1] if memory else 1, {})
+        except ShareError:
+            continue  # SLT601 reports it (or it names a resource the machine provides)
+        absolute = _absolute_items(text)
+        if cpus is not None and request.cpus is not None and not request.fractional_cpus \
+                and float(request.cpus).is_integer() and "unit:cpus" not in absolute:
+            asked["cpus"].append((type_id, count, int(request.cpus), "cpus" in absolute, definition))
+        if memory is not None and request.memory is not None and "unit:memory" not in absolute:
+            asked["memory"].append((type_id, count, int(request.memory), "memory" in absolute, definition))
+    for resource, declared, unit in (("cpus", cpus, "CPUs"), ("memory", memory, "MiB of memory")):
+        parts = asked[resource]
+        total = sum(count * amount for _t, count, amount, _a, _d in parts)
+        if declared is None or total <= declared[1] or not any(a for _t, _c, _m, a, _d in parts):
+            continue  # (only fractions: SLT602's percentage sum says it already)
+        knob = "NUM_CPUS" if resource == "cpus" else "MEMORY"
+        have = f"{knob} = {declared[1]}"
+        if resource == "memory" and declared[2]:
+            have = f"MEMORY - RESERVED_MEMORY = {declared[1]}"
+        shown = " + ".join(f"{count} x {amount} (type {type_id})" for type_id, count, amount, _a, _d in parts)
+        definition = parts[-1][4]
+        yield ctx.finding(Text("the slot types ask for {total} {unit} ({shown}) but {have} ({where}), whatever the "
+                               "machine: the startd cannot build every slot as written", total=total, unit=unit,
+                               shown=shown, have=have, where=describe(declared[0])),
+                          at=definition, span=ctx.value_span(definition))
+
+
+def _absolute_items(text: str) -> set[str]:
+    """The standard resources a share string gives as an absolute amount (`cpus=4`, `memory=8G`)."""
+    from condorcfg.slots.shares import ShareError, parse_share_value, split_items, standard_resource
+
+    found = set()
+    try:
+        for item in split_items(text):
+            if "=" not in item:
+                continue
+            resource = standard_resource(item.split("=", 1)[0].strip())
+            amount = item.split("=", 1)[1].split(":", 1)[0].strip()
+            if resource is not None and re.search(r"[A-Za-z]", amount) and amount.lower() not in ("auto", "automatic"):
+                found.add("unit:" + resource)  # (`8G`: a unit this model does not weigh; such a type is left out)
+            elif resource is not None and amount:
+                share = parse_share_value(amount, 0)[0]
+                if share is not None and share > 0:
+                    found.add(resource)
+    except ShareError:
+        pass
+    return found
+
+
 def _ranges(numbers: list[str]) -> str:
     """``2-4, 7``: consecutive slot numbers joined."""
     values = sorted({int(n) for n in numbers})
@@ -196,11 +307,16 @@ def num_cpus_oversubscribed(ctx):
     definition = effective(ctx, "NUM_CPUS")
     if not is_user(definition):
         return
-    cpus = _integer(value(ctx, "NUM_CPUS"))
-    detected = getattr(ctx.machine, "cpus", None)
-    if cpus is not None and detected and cpus > detected:
-        yield ctx.finding(f"NUM_CPUS = {cpus} advertises more CPUs than the machine has ({detected}): jobs will "
-                          f"share cores", at=definition, span=ctx.value_span(definition))
+    layout = _layout(ctx)  # NUM_CPUS as the startd reads it: an integer, or an expression it evaluates
+    if layout is None:
+        return
+    cpus, detected = layout.totals.cpus, layout.totals.detected_cpus
+    if not detected or cpus <= detected:
+        return
+    written = " ".join((definition.raw or "").split())
+    shown = f"NUM_CPUS = {written}" if written == str(cpus) else f"NUM_CPUS = {written} is {cpus} CPUs and"
+    yield ctx.finding(f"{shown} advertises more CPUs than the machine has ({detected}): jobs will share cores",
+                      at=definition, span=ctx.value_span(definition))
 
 
 @check
