@@ -190,3 +190,27 @@ def test_the_oracle_says_the_exemption_never_applies():
 ])
 def test_a_job_clause_in_start_under_is_owner_start_false_stays_silent(tmp_path, text):
     assert not codes(lint(tmp_path, text, whole=True), "POL501")
+
+
+# -- a local-named daemon's <LOCALNAME>_<attr> (held-out set: gwms factory secondary schedds) -----------------
+
+LOCAL_NAMED = """\
+SCHEDDGLIDEINS1 = $(SCHEDD)
+SCHEDDGLIDEINS1_ARGS = -local-name scheddglideins1
+SCHEDD.SCHEDDGLIDEINS1.SCHEDD_NAME = schedd_glideins1
+SCHEDDGLIDEINS1_SPOOL_DIR_STRING = "/var/lib/condor/spool1"
+SCHEDD.SCHEDDGLIDEINS1.SCHEDD_EXPRS = SPOOL_DIR_STRING
+DAEMON_LIST = $(DAEMON_LIST), SCHEDDGLIDEINS1
+"""
+
+
+def test_a_local_named_daemons_exported_value_is_neither_unknown_nor_undefined(tmp_path):
+    """config_fill_ad (condor_config.cpp) looks up <LOCALNAME>_<attr> before <attr> for each attribute a
+    daemon started with -local-name exports: SCHEDDGLIDEINS1_SPOOL_DIR_STRING is the knob it reads."""
+    path = tmp_path / "condor_config"
+    path.write_text(LOCAL_NAMED)
+    codes = [(f.code, f.knob) for f in engine.lint(str(path))]
+    assert not [c for c in codes if c[0] in ("KNB303", "KNB305")], codes
+    path.write_text(LOCAL_NAMED.replace("SCHEDDGLIDEINS1_SPOOL", "OTHERNAME_SPOOL"))
+    codes = [f.code for f in engine.lint(str(path))]
+    assert "KNB303" in codes and "KNB305" in codes  # (no such local name: still unknown, still undefined)

@@ -41,7 +41,36 @@ def _item_span(ctx, definition, item: str):
 def _defined(ctx, name: str) -> bool:
     if ctx.config.source(name) is not None:
         return True
-    return name.upper() in prefixed_bases(ctx)
+    if name.upper() in prefixed_bases(ctx):
+        return True
+    # a daemon started with -local-name L fills its ad from L_<attr> first (condor_config.cpp, config_fill_ad)
+    return any(ctx.config.source(f"{local}_{name}") is not None for local in _local_names(ctx))
+
+
+_LOCAL_NAME_ARG = re.compile(r"(?i)(?:^|\s)-local-name\s+([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _local_names(ctx) -> set[str]:
+    """Upper-case local names of the daemons this configuration starts (``X_ARGS = -local-name x``) or configures
+    (``SUBSYS.LOCALNAME.KNOB``): such a daemon reads ``<LOCALNAME>_<attr>`` for each attribute it exports."""
+    found = ctx.shared.get("knb_local_names")
+    if found is None:
+        found = set()
+        for name in ctx.names():
+            parts = name.split(".")
+            if len(parts) == 3:
+                found.add(parts[1].upper())
+            elif name.upper().endswith("_ARGS"):
+                found.update(m.group(1).upper() for m in _LOCAL_NAME_ARG.finditer(value(ctx, name) or ""))
+        ctx.shared["knb_local_names"] = found
+    return found
+
+
+def _local_export(ctx, name: str) -> bool:
+    """``<LOCALNAME>_<attr>``: the value a local-named daemon exports for ``attr`` (config_fill_ad)."""
+    upper = name.upper()
+    exported = {item.upper() for item in exported_names(ctx)}
+    return any(upper.startswith(local + "_") and upper[len(local) + 1:] in exported for local in _local_names(ctx))
 
 
 def _exported_definitions(ctx):
@@ -297,7 +326,7 @@ def unknown_knob(ctx):
     suggested = 0
     for name, definition in candidates:
         base = name.split(".")[-1].upper()
-        if name.upper() in used or base in used or base in daemons:
+        if name.upper() in used or base in used or base in daemons or _local_export(ctx, name):
             continue
         if ctx.counting:  # (past MAX_FINDINGS_PER_RULE only the place of a finding is kept)
             yield ctx.place(definition)
