@@ -214,3 +214,11 @@ def test_a_local_named_daemons_exported_value_is_neither_unknown_nor_undefined(t
     path.write_text(LOCAL_NAMED.replace("SCHEDDGLIDEINS1_SPOOL", "OTHERNAME_SPOOL"))
     codes = [f.code for f in engine.lint(str(path))]
     assert "KNB303" in codes and "KNB305" in codes  # (no such local name: still unknown, still undefined)
+
+
+def test_a_docker_volume_named_in_docker_mount_volumes_is_a_known_knob(tmp_path):
+    """docker_proc.cpp reads DOCKER_VOLUME_DIR_<name> (and _MOUNT_IF) for each volume DOCKER_MOUNT_VOLUMES names."""
+    path = tmp_path / "condor_config"
+    path.write_text("DOCKER_MOUNT_VOLUMES = SCRATCH, CVMFS\nDOCKER_VOLUME_DIR_SCRATCH = /scratch\n"
+                    "DOCKER_VOLUME_DIR_CVMFS = /cvmfs:/cvmfs:ro\nDOCKER_VOLUME_DIR_CVMFS_MOUNT_IF = HasCVMFS\n")
+    assert not [f for f in engine.lint(str(path)) if f.code == "KNB303"]
