@@ -20,7 +20,8 @@ from test_rule_examples import RULES
 def _examples() -> list[dict]:
     cases = []
     for rule in RULES:
-        for kind, examples in (("fail", rule.fail_examples), ("pass", rule.pass_examples)):
+        for kind, examples in (("fail", rule.fail_examples), ("pass", rule.pass_examples),
+                               ("silent", rule.silent_examples)):
             for number, example in enumerate(examples, 1):
                 if example.machine:  # (a machine profile changes the detected values; the text is the same)
                     continue

@@ -15,12 +15,16 @@ Every rule is one entry of a YAML list in ``rules/<family>.yaml``::
       references: [https://...]         # optional links shown by `condorcfg explain`
       needs: [machine]                  # optional: machine | root | version (what the rule relies on)
       examples:
-        pass:                           # configurations that must give no finding of this rule
-          - "IS_OWNER = KeyboardIdle < 600\\n"
-        fail:                           # configurations that must give at least one
+        pass:                           # configurations to copy: no finding of this rule, and the default
+          - "IS_OWNER = KeyboardIdle < 600\\n"   # run passes (the page's "Use instead")
+        fail:                           # configurations that must give at least one (the page's "Example")
           - "IS_OWNER = Owner == \\"bob\\"\\n"
           - config: "NUM_SLOTS = 99\\n"   # the long form adds a machine profile
             machine: {cpus: 4}
+        silent:                         # no finding of this rule, but no configuration to copy either
+          - "NUM_CPUS = 4  # four cores\\n"     # (tested, not shown)
+
+A page shows each example with the command that lints it; tests/test_rule_pages.py runs them so.
 
 The declarative ``match`` keys are documented in :mod:`condorcfg.lint.declarative`.
 
