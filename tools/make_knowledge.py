@@ -100,8 +100,7 @@ CURATED_FAMILIES = [
     (r"JOB_ROUTER_(PRE|POST)_ROUTE_TRANSFORM_" + ANY_NAME, "job router transforms named by *_TRANSFORM_NAMES"),
     (r"DOCKER_VOLUME_DIR_" + ANY_NAME + r"(_MOUNT_IF)?",
      "a docker universe volume named in DOCKER_MOUNT_VOLUMES: its host path and when to mount it (docker_proc.cpp; "
-     "the manual: 'each volume must be configured with the path on the host OS with the DOCKER_VOLUME_DIR_XXX "
-     "parameter')"),
+     "the manual asks for a DOCKER_VOLUME_DIR_ knob with the host path of each volume)"),
 ]
 
 # Knowledge packs: knobs of software built on HTCondor that its configurations carry (the CE's and
