@@ -222,3 +222,31 @@ def test_a_docker_volume_named_in_docker_mount_volumes_is_a_known_knob(tmp_path)
     path.write_text("DOCKER_MOUNT_VOLUMES = SCRATCH, CVMFS\nDOCKER_VOLUME_DIR_SCRATCH = /scratch\n"
                     "DOCKER_VOLUME_DIR_CVMFS = /cvmfs:/cvmfs:ro\nDOCKER_VOLUME_DIR_CVMFS_MOUNT_IF = HasCVMFS\n")
     assert not [f for f in engine.lint(str(path)) if f.code == "KNB303"]
+
+
+# -- SEC810/SEC811: a security requirement is read by its first letter (SecMan::sec_alpha_to_sec_req) -----------
+
+@pytest.mark.parametrize("text, whole, codes", [
+    ("SEC_DEFAULT_AUTHENTICATION = REQUIRED,PASSWORD\n", False, ["SEC811"]),
+    ("SEC_DEFAULT_AUTHENTICATION = $(SEC_DEFAULT_AUTHENTICATION),PASSWORD\n", False, ["SEC811"]),
+    ("SEC_DEFAULT_AUTHENTICATION = $(SEC_DEFAULT_AUTHENTICATION),PASSWORD\n", True, ["SEC810", "SEC811"]),
+    ("SEC_DAEMON_INTEGRITY = IDTOKENS\n", True, ["SEC810"]),
+    ("SEC_DAEMON_INTEGRITY = IDTOKENS\n", False, []),  # (a fragment's value may be decided elsewhere: no claim)
+    ("SEC_DEFAULT_AUTHENTICATION = yes\nSEC_CLIENT_ENCRYPTION = False\nSEC_READ_INTEGRITY = optional\n", True, []),
+])
+def test_a_security_requirement_is_read_by_its_first_letter(tmp_path, text, whole, codes):
+    path = tmp_path / "condor_config"
+    path.write_text(text)
+    found = sorted(f.code for f in engine.lint(str(path), whole=whole) if f.code in ("SEC810", "SEC811"))
+    assert found == codes
+
+
+@pytest.mark.oracle
+def test_what_sec810_quotes_is_the_value_htcondor_reads(oracle, tmp_path):
+    text = "SEC_DEFAULT_AUTHENTICATION = $(SEC_DEFAULT_AUTHENTICATION),PASSWORD\n"
+    expected = oracle.config_values(text, ["SEC_DEFAULT_AUTHENTICATION"])
+    assert expected["error"] is None and expected["expect"]["SEC_DEFAULT_AUTHENTICATION"] == ",PASSWORD"
+    path = tmp_path / "condor_config"
+    path.write_text(text)
+    [finding] = [f for f in engine.lint(str(path), whole=True) if f.code == "SEC810"]
+    assert "= ,PASSWORD is no security requirement" in finding.message

@@ -161,6 +161,51 @@ def weak_security(ctx):
                               at=definition, span=ctx.value_span(definition))
 
 
+_REQUIREMENT_KNOB = re.compile(r"SEC_(" + _level_alternation(authorization.SECURITY_SETTING_LEVELS) + r")_"
+                               r"(AUTHENTICATION|INTEGRITY|ENCRYPTION|NEGOTIATION)", re.IGNORECASE)
+# SecMan::sec_alpha_to_sec_req (condor_secman.cpp) reads the first character only: R, Y, T are REQUIRED, P
+# PREFERRED, O OPTIONAL, F, N NEVER; any other makes sec_req_param EXCEPT("SECMAN: X=... is invalid!")
+_REQUIREMENT_LETTERS = {"R": "REQUIRED", "Y": "REQUIRED", "T": "REQUIRED", "P": "PREFERRED", "O": "OPTIONAL",
+                        "F": "NEVER", "N": "NEVER"}
+
+
+def _requirement_settings(ctx):
+    """(knob, definition, written value, level, what) of each security requirement the user sets."""
+    for name in ctx.names():
+        found = _REQUIREMENT_KNOB.fullmatch(name.split(".")[-1])
+        if not found:
+            continue
+        definition = ctx.config.source(name)
+        if not is_user(definition):
+            continue
+        setting = (value(ctx, name) or "").strip()
+        if setting:  # (empty: the default applies)
+            yield name, definition, setting, found.group(1).upper(), found.group(2).upper()
+
+
+@check
+def invalid_security_requirement(ctx):
+    for name, definition, setting, _level, _what in _requirement_settings(ctx):
+        if setting[0].upper() not in _REQUIREMENT_LETTERS:
+            yield ctx.finding(f"{name} = {setting} is no security requirement: HTCondor reads the first letter only "
+                              f"(REQUIRED, PREFERRED, OPTIONAL or NEVER), and `{setting[0]}` is none of them, so every "
+                              f"daemon reading it stops with \"SECMAN: {name}=... is invalid!\"",
+                              at=definition, span=ctx.value_span(definition))
+
+
+@check
+def security_requirement_with_more(ctx):
+    # (judged on the value as written: `$(X),PASSWORD` adds a word whatever X is where this file is used)
+    for name, definition, _setting, level, what in _requirement_settings(ctx):
+        text = getattr(definition, "text", None) or ""  # (raw has self references expanded already)
+        written = (text.split("=", 1)[1] if "=" in text else definition.raw or "").strip()
+        if len([word for word in re.split(r"[\s,]+", written) if word]) < 2:
+            continue
+        extra = f"; a method list belongs in SEC_{level}_AUTHENTICATION_METHODS" if what == "AUTHENTICATION" else ""
+        yield ctx.finding(f"{name} = {written} holds more than one word, but HTCondor reads the first letter of the "
+                          f"value only: the rest is ignored{extra}", at=definition, span=ctx.value_span(definition))
+
+
 _METHODS = re.compile(r"SEC_(" + _level_alternation(("DEFAULT",) + authorization.ABOVE_READ) + r")_"
                       r"AUTHENTICATION_METHODS", re.IGNORECASE)
 
