@@ -250,3 +250,16 @@ def test_what_sec810_quotes_is_the_value_htcondor_reads(oracle, tmp_path):
     path.write_text(text)
     [finding] = [f for f in engine.lint(str(path), whole=True) if f.code == "SEC810"]
     assert "= ,PASSWORD is no security requirement" in finding.message
+
+
+def test_dynamic_group_quotas_that_add_up_to_more_than_one(tmp_path):
+    """POL518: the manual's group accounting section: siblings' dynamic quotas over 1 are scaled down in
+    proportion; a subgroup's quota (a dotted group name) is a known knob, not SUBSYS.X."""
+    path = tmp_path / "condor_config"
+    path.write_text("GROUP_NAMES = group_physics, group_chemistry, group_physics.hep, group_physics.lep\n"
+                    "GROUP_QUOTA_DYNAMIC_group_physics = 0.7\nGROUP_QUOTA_DYNAMIC_group_chemistry = 0.5\n"
+                    "GROUP_QUOTA_DYNAMIC_group_physics.hep = 0.75\nGROUP_QUOTA_DYNAMIC_group_physics.lep = 0.25\n")
+    findings = engine.lint(str(path))
+    [finding] = [f for f in findings if f.code == "POL518"]
+    assert "add up to 1.2" in finding.message and "group_physics 0.7 -> 0.583" in finding.message
+    assert not [f for f in findings if f.code == "KNB303"]

@@ -552,3 +552,34 @@ def _literal_text(node) -> str:
     from condorcfg.classad.printer import unparse
 
     return unparse(node)
+
+
+@check
+def group_quota_dynamic_oversum(ctx):
+    """Sibling accounting groups whose GROUP_QUOTA_DYNAMIC_* sum to more than 1: the negotiator scales them down
+    in proportion (the manual's group accounting section), so no group gets the fraction written."""
+    names = [n for n in re.split(r"[\s,]+", config_value(ctx, "GROUP_NAMES") or "") if n]
+    siblings: dict[str, list] = {}
+    for group in dict.fromkeys(names):
+        knob = f"GROUP_QUOTA_DYNAMIC_{group}"
+        definition = ctx.config.source(knob)
+        text = (config_value(ctx, knob) or "").strip()
+        try:
+            quota = float(text)
+        except ValueError:
+            continue  # (unset, or not a number: not a fraction to add up)
+        if definition is None or quota <= 0 or quota != quota or quota == float("inf"):
+            continue
+        parent = group.rsplit(".", 1)[0] if "." in group else "<none>"
+        siblings.setdefault(parent.lower(), []).append((group, quota, definition))
+    for parent, groups in siblings.items():
+        total = sum(quota for _group, quota, _definition in groups)
+        if total <= 1.0 + 1e-9:
+            continue
+        shares = ", ".join(f"{group} {quota:g} -> {quota / total:.3g}" for group, quota, _d in groups)
+        where = "the pool" if parent == "<none>" else f"group {parent}"
+        last = max(groups, key=lambda item: (item[2].location.file, item[2].location.line)
+                   if item[2].location is not None else ("", 0))
+        yield ctx.finding(f"the dynamic quotas of the groups under {where} add up to {total:g}, more than 1: the "
+                          f"negotiator scales them down in proportion so they sum to 1 ({shares})",
+                          at=last[2], span=ctx.value_span(last[2]))

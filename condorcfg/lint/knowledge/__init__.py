@@ -284,9 +284,13 @@ class Knowledge:
         ``SUBSYS.X`` and ``LOCALNAME.X`` count as X, and so do the per-slot forms ``SLOT<N>_X`` and
         ``SLOT_TYPE_<N>_X`` when X itself is known (``SLOT_TYPE_2_START``).
         """
-        if "." in name:
-            name = name.rsplit(".", 1)[1]
         families = self._families(subsystems)
+        if "." in name:
+            # (a family whose placeholder holds a dot first: GROUP_QUOTA_DYNAMIC_group_physics.hep names the
+            # subgroup physics.hep, not a SUBSYS. prefix)
+            if families.first(name) is not None:
+                return True
+            name = name.rsplit(".", 1)[1]
         upper = name.upper()  # (is_documented, written out: asked of every name of a configuration)
         if upper in self._table or upper in self._extra or families.first(name) is not None:
             return True
