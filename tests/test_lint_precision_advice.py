@@ -263,3 +263,14 @@ def test_dynamic_group_quotas_that_add_up_to_more_than_one(tmp_path):
     [finding] = [f for f in findings if f.code == "POL518"]
     assert "add up to 1.2" in finding.message and "group_physics 0.7 -> 0.583" in finding.message
     assert not [f for f in findings if f.code == "KNB303"]
+
+
+def test_a_line_that_repeats_htcondors_default_is_not_blamed_for_it(tmp_path):
+    """FLOCK_COLLECTOR_HOSTS = $(FLOCK_TO) and SYSTEM_STARTD_ATTRS = COLLECTOR_HOST_STRING DedicatedScheduler are
+    param_info.in's own defaults (a condor_config_val -dump copies them): what they name behaves as on every
+    host without the line, so neither MAC201 nor KNB305 reports it; the same names elsewhere still are."""
+    path = tmp_path / "condor_config"
+    path.write_text("FLOCK_COLLECTOR_HOSTS = $(FLOCK_TO)\nSYSTEM_STARTD_ATTRS = COLLECTOR_HOST_STRING DedicatedScheduler\n")
+    assert not [f for f in engine.lint(str(path)) if f.code in ("MAC201", "KNB305")]
+    path.write_text("FLOCK_COLLECTOR_HOSTS = $(FLOCK_TO) cm2.example.org\nSTARTD_ATTRS = DedicatedScheduler\n")
+    assert sorted(f.code for f in engine.lint(str(path)) if f.code in ("MAC201", "KNB305")) == ["KNB305", "MAC201"]

@@ -565,3 +565,14 @@ def is_used(ctx, name: str) -> bool:
     """Whether ``name`` (or its base, without a SUBSYS./LOCALNAME. prefix) is in :func:`used_names`."""
     used = used_names(ctx)
     return name.upper() in used or name.split(".")[-1].upper() in used
+
+
+def repeats_default(ctx, definition) -> bool:
+    """Whether ``definition`` writes exactly HTCondor's built-in default of its knob (a `condor_config_val -dump`
+    copy, or a stock line kept): what it names then behaves as on every host without the line, so a finding
+    about the names it uses would be about HTCondor's own default."""
+    if definition is None or not getattr(definition, "name", None):
+        return False
+    default = ctx.config.defaults.get(definition.name.split(".")[-1].upper())
+    raw = getattr(definition, "raw", None)
+    return default is not None and raw is not None and " ".join(raw.split()) == " ".join(default.split())

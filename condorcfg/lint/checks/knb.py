@@ -16,8 +16,8 @@ from condorcfg.lint.checks._releases import releases_knowing
 from condorcfg.lint.checks._trace import POLICY_ATTRIBUTES
 from condorcfg.lint.checks.mac import describe_roots, finding_causes, root_macro_causes
 from condorcfg.lint.checks._util import (describe, empty_macro_causes, empty_macro_notes, export_lists, exported_names,
-                                         expanded, is_user, parsed, prefixed_bases, raw_span, strip_parens, used_names,
-                                         user_definitions, value, word_span, word_spans)
+                                         expanded, is_user, parsed, prefixed_bases, raw_span, repeats_default,
+                                         strip_parens, used_names, user_definitions, value, word_span, word_spans)
 
 _CONSTANT_WORDS = {"TRUE", "FALSE", "UNDEFINED", "ERROR"}
 _ITEM = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
@@ -238,7 +238,7 @@ def _escape(text: str) -> str:
 def exported_undefined(ctx):
     for list_name in export_lists(ctx):
         definition = ctx.config.source(list_name)
-        if definition is None:
+        if definition is None or repeats_default(ctx, definition):
             continue
         history = [d for d in ctx.config.history(list_name) if is_user(d)]
         words = {}  # id(definition) -> its whole words, upper case: a list of 100,000 names is split once

@@ -11,7 +11,8 @@ from bisect import bisect_right
 
 from condorcfg.diagnostics import Text
 from condorcfg.lint.checks import check
-from condorcfg.lint.checks._util import describe, is_user, macro_references, raw_span, user_definitions, value
+from condorcfg.lint.checks._util import (describe, is_user, macro_references, raw_span, repeats_default,
+                                         user_definitions, value)
 
 _NOT_KNOBS = {"DOLLAR"}
 # Values in the job router / schedd transform language: their $(X) are the transform's own variables,
@@ -93,7 +94,7 @@ def undefined_macro(ctx):
     suffixes = {n.split(".", 1)[1].upper() for n in names if "." in n}
     suggestions = None
     for name, definition in user_definitions(ctx):
-        if _TRANSFORMS.fullmatch(name):
+        if _TRANSFORMS.fullmatch(name) or repeats_default(ctx, definition):
             continue
         for ref in macro_references(definition.raw or ""):
             target = (ref.name or "").strip()
