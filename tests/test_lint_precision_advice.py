@@ -274,3 +274,17 @@ def test_a_line_that_repeats_htcondors_default_is_not_blamed_for_it(tmp_path):
     assert not [f for f in engine.lint(str(path)) if f.code in ("MAC201", "KNB305")]
     path.write_text("FLOCK_COLLECTOR_HOSTS = $(FLOCK_TO) cm2.example.org\nSTARTD_ATTRS = DedicatedScheduler\n")
     assert sorted(f.code for f in engine.lint(str(path)) if f.code in ("MAC201", "KNB305")) == ["KNB305", "MAC201"]
+
+
+@pytest.mark.parametrize("text, found", [
+    ("use FEATURE : GPUs\nCONSUMPTION_POLICY = True\n", True),
+    ("use FEATURE : GPUs\nCONSUMPTION_POLICY = True\nCONSUMPTION_GPUS = quantize(target.RequestGPUs ?: 0, {1})\n", False),
+    ("SLOT_TYPE_2_CONSUMPTION_POLICY = True\nMACHINE_RESOURCE_FPGA = 2\nSLOT_TYPE_2_CONSUMPTION_FPGA = 1\n", False),
+    ("use FEATURE : GPUs\nCONSUMPTION_POLICY = False\n", False),
+])
+def test_a_consumption_policy_needs_one_for_each_custom_resource(tmp_path, text, found):
+    """SLT611: the manual (CONSUMPTION_<Resource>): each resource a partitionable slot advertises must have a
+    consumption policy, and custom resources have no default one."""
+    path = tmp_path / "condor_config"
+    path.write_text(text)
+    assert bool([f for f in engine.lint(str(path)) if f.code == "SLT611"]) is found

@@ -477,3 +477,39 @@ def consumption_policy_on_static_slot(ctx):
                           f"partitionable slots only, so it has no effect", at=definition,
                           span=ctx.value_span(definition),
                           fix=f"add SLOT_TYPE_{type_id}_PARTITIONABLE = true, or remove it")
+
+
+_CUSTOM_RESOURCE = re.compile(r"MACHINE_RESOURCE_(?:INVENTORY_)?([A-Za-z][A-Za-z0-9_]*)", re.IGNORECASE)
+_CONSUMPTION_POLICY = re.compile(r"(?:SLOT_TYPE_(\d+)_)?CONSUMPTION_POLICY", re.IGNORECASE)
+
+
+def _true(text: str | None) -> bool:
+    return (text or "").strip().lower() in ("true", "yes", "1", "t", "y")
+
+
+@check
+def custom_resource_without_consumption(ctx):
+    """A partitionable slot with a consumption policy advertises a custom resource that has none: the manual
+    (startd configuration, CONSUMPTION_<Resource>): "each resource advertised by the slot must have such a
+    policy configured ... Custom resources have no default consumption policy"."""
+    names = ctx.names()
+    enabled = [(name, found.group(1)) for name in names if (found := _CONSUMPTION_POLICY.fullmatch(name))
+               and _true(value(ctx, name))]
+    if not enabled:
+        return
+    resources: dict[str, str] = {}
+    for name in names:
+        found = _CUSTOM_RESOURCE.fullmatch(name)
+        if found and found.group(1).upper() != "NAMES" and (value(ctx, name) or "").strip():
+            resources.setdefault(found.group(1).upper(), name)
+    for policy, slot_type in enabled:
+        definition = effective(ctx, policy)
+        for resource, knob in sorted(resources.items()):
+            candidates = [f"CONSUMPTION_{resource}"] + ([f"SLOT_TYPE_{slot_type}_CONSUMPTION_{resource}"]
+                                                         if slot_type else [])
+            if any((value(ctx, c) or "").strip() for c in candidates):
+                continue
+            yield ctx.finding(f"{policy} = True, but the custom resource {resource} ({knob}) has no "
+                              f"{candidates[-1]}: custom resources have no default consumption policy, and each "
+                              f"resource a partitionable slot advertises must have one",
+                              at=definition, span=ctx.value_span(definition) if definition is not None else None)
