@@ -134,33 +134,6 @@ def insecure_allow(ctx):
                               auth_value=value(ctx, auth_name), at=auth_def, span=ctx.value_span(auth_def))
 
 
-_AUTH_KNOB = re.compile(r"SEC_(" + _level_alternation(("DEFAULT",) + authorization.ABOVE_READ) + r")_"
-                        r"(AUTHENTICATION|INTEGRITY|ENCRYPTION)", re.IGNORECASE)
-
-
-@check
-def weak_security(ctx):
-    for name in ctx.names():
-        found = _AUTH_KNOB.fullmatch(name.split(".")[-1])
-        if not found:
-            continue
-        definition = ctx.config.source(name)
-        if not is_user(definition):
-            continue
-        setting = (value(ctx, name) or "").strip().upper()
-        what = found.group(2).upper()
-        level = found.group(1).upper()
-        if what == "AUTHENTICATION" and setting in ("NEVER", "OPTIONAL"):
-            consequence = ("commands at this level are accepted without knowing who sent them"
-                           if setting == "NEVER" else "clients that do not authenticate are still accepted")
-            yield ctx.finding(f"{name} = {setting}: {consequence}; ALLOW lists then rest on host names and IP "
-                              f"addresses only", at=definition, span=ctx.value_span(definition))
-        elif what in ("INTEGRITY", "ENCRYPTION") and setting == "NEVER" and level != "READ":
-            harm = "altered" if what == "INTEGRITY" else "read"
-            yield ctx.finding(f"{name} = NEVER: traffic at {level} level can be {harm} on the network",
-                              at=definition, span=ctx.value_span(definition))
-
-
 _REQUIREMENT_KNOB = re.compile(r"SEC_(" + _level_alternation(authorization.SECURITY_SETTING_LEVELS) + r")_"
                                r"(AUTHENTICATION|INTEGRITY|ENCRYPTION|NEGOTIATION)", re.IGNORECASE)
 # SecMan::sec_alpha_to_sec_req (condor_secman.cpp) reads the first character only: R, Y, T are REQUIRED, P
@@ -181,6 +154,26 @@ def _requirement_settings(ctx):
         setting = (value(ctx, name) or "").strip()
         if setting:  # (empty: the default applies)
             yield name, definition, setting, found.group(1).upper(), found.group(2).upper()
+
+
+_WEAK_LEVELS = frozenset(("DEFAULT",) + authorization.ABOVE_READ)  # (READ and CLIENT may be weak on purpose)
+
+
+@check
+def weak_security(ctx):
+    for name, definition, written, level, what in _requirement_settings(ctx):
+        setting = written.upper()
+        if level not in _WEAK_LEVELS:
+            continue
+        if what == "AUTHENTICATION" and setting in ("NEVER", "OPTIONAL"):
+            consequence = ("commands at this level are accepted without knowing who sent them"
+                           if setting == "NEVER" else "clients that do not authenticate are still accepted")
+            yield ctx.finding(f"{name} = {setting}: {consequence}; ALLOW lists then rest on host names and IP "
+                              f"addresses only", at=definition, span=ctx.value_span(definition))
+        elif what in ("INTEGRITY", "ENCRYPTION") and setting == "NEVER":
+            harm = "altered" if what == "INTEGRITY" else "read"
+            yield ctx.finding(f"{name} = NEVER: traffic at {level} level can be {harm} on the network",
+                              at=definition, span=ctx.value_span(definition))
 
 
 @check
