@@ -134,21 +134,20 @@ def test_diff_never_asks_git_from_inside_the_change_where_the_repository_is(tmp_
     the folder diff runs from, it made git:origin/main mean the pull request's own choice."""
     git = ["git", "-c", "user.email=ci@example.org", "-c", "user.name=ci", "-c", "init.defaultBranch=main",
            "-c", "commit.gpgsign=false"]
-    evil = tmp_path / "evil"
-    (evil / "etc").mkdir(parents=True)
-    (evil / "etc" / "condor_config").write_text("EVIL_FROM_DECOY = 1\n")
-    subprocess.run([*git, "init", "-q"], cwd=evil, check=True)
-    subprocess.run([*git, "add", "-A"], cwd=evil, check=True)
-    subprocess.run([*git, "commit", "-qm", "evil"], cwd=evil, check=True)
-    subprocess.run(["git", "update-ref", "refs/remotes/origin/main", "HEAD"], cwd=evil, check=True)
-    mono = tmp_path / "mono"
+
+    def repository(folder, config: str, message: str):
+        """``folder/<config>`` holding the text committed, origin/main pointing at it."""
+        (folder / config).parent.mkdir(parents=True)
+        (folder / config).write_text(message)
+        subprocess.run([*git, "init", "-q"], cwd=folder, check=True)
+        subprocess.run([*git, "add", "-A"], cwd=folder, check=True)
+        subprocess.run([*git, "commit", "-qm", "commit"], cwd=folder, check=True)
+        subprocess.run(["git", "update-ref", "refs/remotes/origin/main", "HEAD"], cwd=folder, check=True)
+
+    evil, mono = tmp_path / "evil", tmp_path / "mono"
     pool = mono / "pool"
-    (pool / "etc").mkdir(parents=True)
-    (pool / "etc" / "condor_config").write_text("NUM_CPUS = 4\n")
-    subprocess.run([*git, "init", "-q"], cwd=mono, check=True)
-    subprocess.run([*git, "add", "-A"], cwd=mono, check=True)
-    subprocess.run([*git, "commit", "-qm", "base"], cwd=mono, check=True)
-    subprocess.run(["git", "update-ref", "refs/remotes/origin/main", "HEAD"], cwd=mono, check=True)
+    repository(evil, "etc/condor_config", "EVIL_FROM_DECOY = 1\n")
+    repository(mono, "pool/etc/condor_config", "NUM_CPUS = 4\n")
     import shutil
 
     for name in ("HEAD", "objects", "refs"):  # the pull request's decoy repository, in pool/
